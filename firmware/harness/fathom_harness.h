@@ -1,0 +1,44 @@
+/* fathom on-target harness: the operation registry and the services operations use.
+ * Identical on every board; see docs/PROTOCOL.md for what it prints. */
+#ifndef FATHOM_HARNESS_H
+#define FATHOM_HARNESS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One measurable operation. `run` is what is timed; everything it needs is prepared by `setup`
+ * (outside any measurement). Return 0 for success from each hook. */
+typedef struct fathom_op {
+  const char *name;        /* e.g. "ecdsa_p256_sign"; [a-z0-9_] only */
+  int (*setup)(void);      /* optional (NULL): once, before the KAT */
+  void (*kat)(void);       /* runs every known-answer vector via fathom_kat_check() */
+  int (*run)(void);        /* one timed execution of the operation */
+  void (*teardown)(void);  /* optional (NULL): after the last run */
+} fathom_op;
+
+/* Registers an operation: places a pointer to it in the .fathom_ops section the harness walks.
+ * Operations run in link order of their translation units, then definition order. */
+#define FATHOM_REGISTER_OP(var)                                                         \
+  __attribute__((used, section(".fathom_ops"))) const fathom_op *const fathom_op_ptr_##var = &(var)
+
+/* Compares `got` with `expected` (`len` bytes) for known-answer vector `vector` of the current
+ * operation, reports a KAT record, and returns 1 if they match. A vector that cannot produce
+ * output (an API error) should call this with got = NULL, which counts as a failure. */
+int fathom_kat_check(const char *vector, const void *got, const void *expected, size_t len);
+
+/* Reports a boolean known-answer result (e.g. "verify rejects a corrupted signature"). */
+int fathom_kat_expect(const char *vector, int condition);
+
+/* Deterministic random bytes: the harness's test generator, seeded identically in every run of
+ * an image, so runs are reproducible. Not a cryptographic generator: use it only as the
+ * entropy source a library's own DRBG is seeded from. */
+void fathom_random_bytes(uint8_t *out, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* FATHOM_HARNESS_H */

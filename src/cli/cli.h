@@ -1,0 +1,15 @@
+#pragma once
+// The command-line front end: one file per subcommand, each registered here.
+//
+// Exit codes (docs/CLI.md): 0 success; 1 runtime failure (a KAT failed, an image faulted, a
+// source could not be fetched); 2 usage or input error (unknown flag, suite, configuration or
+// operation; malformed suite file).
+namespace fathom::cli {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailure = 1;
+inline constexpr int kExitUsage = 2;
+
+int run(int argc, char** argv);
+
+}  // namespace fathom::cli

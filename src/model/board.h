@@ -1,0 +1,43 @@
+#pragma once
+// A board description: the core, its clock and its memory map. Read from
+// firmware/boards/<name>/board.toml by both the firmware build (linker memory map) and the
+// simulator (what to map where).
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace fathom::model {
+
+enum class MemoryKind { kFlash, kRam };
+
+struct MemoryRegion {
+  std::string name;         // "flash", "sram"
+  MemoryKind kind = MemoryKind::kRam;
+  uint32_t origin = 0;      // address of the first byte
+  uint32_t length_bytes = 0;
+  uint32_t wait_states = 0; // extra cycles per access beyond the core's zero-wait figure
+};
+
+struct Board {
+  std::string name;          // "sim-m33"
+  std::string description;
+  std::string core;          // "cortex-m33", "cortex-m4", ...
+  bool has_fpu = false;
+  bool has_dsp = false;
+  uint64_t clock_hz = 0;
+  std::vector<MemoryRegion> memory;
+  uint32_t stack_bytes = 0;        // main stack size reserved by the linker script
+  uint32_t console_address = 0;    // simulator console register (see docs/SIMULATOR.md)
+  std::vector<std::string> cflags; // -mcpu=... etc. for the firmware compiler
+  std::filesystem::path directory; // firmware/boards/<name>
+
+  const MemoryRegion* region(const std::string& region_name) const {
+    for (const auto& r : memory)
+      if (r.name == region_name) return &r;
+    return nullptr;
+  }
+};
+
+}  // namespace fathom::model

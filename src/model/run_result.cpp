@@ -1,0 +1,14 @@
+#include "model/run_result.h"
+
+namespace fathom::model {
+
+bool RunResult::all_passed() const {
+  for (const auto& image : images) {
+    if (!image.completed || !image.error.empty()) return false;
+    for (const auto& op : image.operations)
+      if (op.kat != KatStatus::kPassed) return false;
+  }
+  return true;
+}
+
+}  // namespace fathom::model

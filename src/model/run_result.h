@@ -1,0 +1,96 @@
+#pragma once
+// The results model: the one shape every consumer (reports, compare, history) reads.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/statistics.h"
+
+namespace fathom::model {
+
+enum class KatStatus { kNotRun, kPassed, kFailed };
+
+struct KatVector {
+  std::string name;
+  bool passed = false;
+};
+
+// One operation in one image.
+struct OperationResult {
+  std::string operation;            // "ecdsa_p256_sign"
+  KatStatus kat = KatStatus::kNotRun;
+  std::vector<KatVector> kat_vectors;
+  // Timed runs; empty unless the KAT passed in this image.
+  std::vector<uint64_t> cycle_samples;
+  std::vector<uint64_t> instruction_samples;  // only from targets that count instructions
+  std::optional<Statistics> cycles;
+  std::optional<Statistics> instructions;
+  std::optional<uint64_t> peak_stack_bytes;
+  std::optional<uint64_t> heap_peak_bytes;
+  std::optional<uint64_t> allocations;
+  std::string error;  // why there is no timing (KAT failure, fault, ...), empty if none
+
+  bool has_timing() const { return kat == KatStatus::kPassed && cycles.has_value(); }
+};
+
+// Where a number came from. Serialized as-is into JSON.
+struct Provenance {
+  std::string tool_version;
+  std::string tool_git_revision;
+  std::string compiler;          // "arm-none-eabi-gcc (15:12.2.rel1-1) 12.2.1 20221205"
+  std::vector<std::string> cflags;
+  std::string board;
+  std::string core;
+  uint64_t clock_hz = 0;
+  std::string library;
+  std::string library_version;
+  std::vector<std::string> config_defines;
+  std::vector<std::string> config_undefines;
+  std::map<std::string, std::string> source_sha256;  // source name -> SHA-256 of its archive
+  std::string timing_model;
+  std::string elf_sha256;
+  uint32_t runs = 0;
+  uint32_t warmup = 0;
+};
+
+// A simulator or firmware fault that stopped an image.
+struct Fault {
+  std::string kind;      // "unmapped-read", "hardfault", "budget-exhausted", ...
+  uint32_t pc = 0;
+  std::string function;  // symbol containing pc, or "" if unknown
+  std::string detail;
+};
+
+// Memory sizes of the linked image.
+struct ImageSize {
+  uint64_t flash_bytes = 0;  // text + rodata + data initializers
+  uint64_t ram_bytes = 0;    // data + bss (without the stack and heap reserve)
+};
+
+// One configuration on one board: one firmware image.
+struct ImageResult {
+  std::string configuration;
+  std::string board;
+  bool completed = false;       // the image ran to its END record
+  std::string error;            // build failure, fault, protocol error; empty if none
+  std::optional<Fault> fault;
+  Provenance provenance;
+  std::optional<ImageSize> size;
+  uint64_t total_cycles = 0;
+  uint64_t total_instructions = 0;
+  std::vector<OperationResult> operations;
+  std::vector<std::string> console_log;  // non-record lines the firmware printed
+};
+
+struct RunResult {
+  static constexpr int kSchemaVersion = 1;
+  std::string suite;
+  std::vector<ImageResult> images;
+
+  // True if every image completed and every KAT passed.
+  bool all_passed() const;
+};
+
+}  // namespace fathom::model
