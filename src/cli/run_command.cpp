@@ -1,14 +1,101 @@
+#include <fmt/core.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "cli/cli.h"
 #include "cli/commands.h"
+#include "cli/paths.h"
+#include "pipeline/suite_runner.h"
+#include "report/writer.h"
+#include "suite/suite_loader.h"
 #include "util/error.h"
+#include "util/progress.h"
 
 namespace fathom::cli {
+namespace {
+
+struct RunFlags {
+  std::string suite;
+  std::vector<std::string> configurations;
+  std::vector<std::string> operations;
+  int64_t runs = -1;
+  int64_t warmup = -1;
+  std::string out_dir;
+  std::string format = "table";
+};
+
+void write_file(const std::filesystem::path& path, const report::Writer& writer,
+                const model::RunResult& result) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  writer.write(result, out);
+  if (!out) throw util::FatalError(fmt::format("cannot write '{}'", path.string()));
+}
+
+int run(const RunFlags& flags) {
+  auto writer = report::make_writer(flags.format);
+  if (!writer) throw util::FatalError(writer.error().message, kExitUsage);
+  auto suite_path = resolve_suite(flags.suite);
+  if (!suite_path) throw util::FatalError(suite_path.error().message, kExitUsage);
+  auto suite = suite::load_suite(*suite_path);
+  if (!suite) throw util::FatalError(suite.error().message, kExitUsage);
+
+  pipeline::RunOptions options;
+  options.configurations = flags.configurations;
+  options.operations = flags.operations;
+  if (flags.runs >= 0) options.runs = static_cast<uint32_t>(flags.runs);
+  if (flags.warmup >= 0) options.warmup = static_cast<uint32_t>(flags.warmup);
+  options.firmware_dir = repository_root() / "firmware";
+  auto root = build_root();
+  if (!root) throw util::FatalError(root.error().message);
+  options.build_root = *root;
+  if (auto v = pipeline::validate_options(*suite, options); !v)
+    throw util::FatalError(v.error().message, kExitUsage);
+
+  util::Progress progress;
+  auto result = pipeline::run_suite(*suite, options, progress);
+  progress.clear();
+  if (!result) {
+    const bool usage = result.error().message.rfind("unknown operation", 0) == 0;
+    throw util::FatalError(result.error().message, usage ? kExitUsage : kExitFailure);
+  }
+
+  // Results are written before anything else can go wrong: nothing measured is lost.
+  if (!flags.out_dir.empty()) {
+    std::filesystem::create_directories(flags.out_dir);
+    auto json = report::make_writer("json");
+    write_file(std::filesystem::path(flags.out_dir) / "results.json", **json, *result);
+    if (flags.format != "json")
+      write_file(std::filesystem::path(flags.out_dir) / ("results." + flags.format), **writer,
+                 *result);
+  }
+  (*writer)->write(*result, std::cout);
+  std::cout.flush();
+  return result->all_passed() ? kExitOk : kExitFailure;
+}
+
+}  // namespace
 
 void register_run_command(CLI::App& app, CommandState& state) {
-  auto* cmd = app.add_subcommand("run", "(not yet implemented)");
-  cmd->callback([&state] {
-    (void)state;
-    throw util::FatalError("'run' is not implemented yet");
-  });
+  auto flags = std::make_shared<RunFlags>();
+  auto* cmd = app.add_subcommand(
+      "run", "Build the suite's firmware images, run them on the simulator, report the results");
+  cmd->add_option("suite", flags->suite,
+                  "Suite name (in suites/) or path to a suite .toml file; default: default");
+  cmd->add_option("--config", flags->configurations, "Only these configurations (repeatable)")
+      ->expected(1, -1);
+  cmd->add_option("--op", flags->operations, "Only these operations (repeatable)")
+      ->expected(1, -1);
+  cmd->add_option("--runs", flags->runs, "Timed runs per operation (default: the suite's)")
+      ->check(CLI::Range(1, 100000));
+  cmd->add_option("--warmup", flags->warmup, "Untimed runs before them (default: the suite's)")
+      ->check(CLI::Range(0, 100000));
+  cmd->add_option("--out", flags->out_dir,
+                  "Also write results.json (and results.<format>) into this directory");
+  cmd->add_option("--format", flags->format, "Output format: table, json, csv, markdown")
+      ->check(CLI::IsMember({"table", "json", "csv", "markdown"}));
+  cmd->callback([flags, &state] { state.exit_code = run(*flags); });
 }
 
 }  // namespace fathom::cli

@@ -31,6 +31,9 @@ struct Board {
   uint32_t stack_bytes = 0;        // main stack size reserved by the linker script
   uint32_t console_address = 0;    // simulator console register (see docs/SIMULATOR.md)
   std::vector<std::string> cflags; // -mcpu=... etc. for the firmware compiler
+  // Board layer sources and linker script, relative to `directory`.
+  std::vector<std::string> firmware_sources;
+  std::string linker_script;
   std::filesystem::path directory; // firmware/boards/<name>
 
   const MemoryRegion* region(const std::string& region_name) const {

@@ -23,6 +23,7 @@ struct Configuration {
 
 struct Suite {
   std::string name;
+  std::string description;
   std::filesystem::path path;          // the file it was read from
   std::vector<std::string> boards;     // at least one
   std::vector<Configuration> configurations;

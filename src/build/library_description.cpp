@@ -1,0 +1,127 @@
+#include "build/library_description.h"
+
+#include <fmt/core.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <toml++/toml.h>
+
+namespace fathom::build {
+namespace fs = std::filesystem;
+
+namespace {
+
+util::Result<std::vector<std::string>> string_list(const toml::table& t, const char* key,
+                                                   const std::string& where) {
+  std::vector<std::string> out;
+  const toml::node* node = t.get(key);
+  if (!node) return out;
+  const toml::array* arr = node->as_array();
+  if (!arr) return util::fail(fmt::format("{}: '{}' must be an array of strings", where, key));
+  for (const auto& item : *arr) {
+    auto s = item.value<std::string>();
+    if (!s) return util::fail(fmt::format("{}: '{}' must be an array of strings", where, key));
+    out.push_back(*s);
+  }
+  return out;
+}
+
+// Matches `name` against a glob with '*' and '?' (no path separators inside the pattern part).
+bool glob_match(std::string_view pattern, std::string_view name) {
+  size_t p = 0, n = 0, star = std::string_view::npos, mark = 0;
+  while (n < name.size()) {
+    if (p < pattern.size() && (pattern[p] == '?' || pattern[p] == name[n])) {
+      ++p;
+      ++n;
+    } else if (p < pattern.size() && pattern[p] == '*') {
+      star = p++;
+      mark = n;
+    } else if (star != std::string_view::npos) {
+      p = star + 1;
+      n = ++mark;
+    } else {
+      return false;
+    }
+  }
+  while (p < pattern.size() && pattern[p] == '*') ++p;
+  return p == pattern.size();
+}
+
+}  // namespace
+
+util::Result<LibraryDescription> load_library(const fs::path& firmware_dir,
+                                              const std::string& name) {
+  const fs::path dir = firmware_dir / "libs" / name;
+  const fs::path file = dir / "library.toml";
+  if (!fs::exists(file)) {
+    std::vector<std::string> known;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(firmware_dir / "libs", ec))
+      if (fs::exists(e.path() / "library.toml")) known.push_back(e.path().filename().string());
+    std::sort(known.begin(), known.end());
+    return util::fail(fmt::format("unknown library '{}' (known: {})", name,
+                                  fmt::join(known, ", ")));
+  }
+  toml::table t;
+  try {
+    t = toml::parse_file(file.string());
+  } catch (const toml::parse_error& e) {
+    return util::fail(fmt::format("{}:{}:{}: {}", file.string(), e.source().begin.line,
+                                  e.source().begin.column, e.description()));
+  }
+  const std::string where = file.string();
+  LibraryDescription d;
+  d.directory = dir;
+  auto str = [&](const char* key, std::string& out) -> util::Result<void> {
+    auto v = t[key].value<std::string>();
+    if (!v) return util::fail(fmt::format("{}: missing string '{}'", where, key));
+    out = *v;
+    return {};
+  };
+  for (auto [key, out] : {std::pair{"name", &d.name}, {"version", &d.version},
+                          {"source", &d.source}, {"config_macro", &d.config_macro},
+                          {"platform_config", &d.platform_config},
+                          {"version_macro", &d.version_macro}}) {
+    if (auto r = str(key, *out); !r) return tl::unexpected(r.error());
+  }
+  for (auto [key, out] : {std::pair{"include_dirs", &d.include_dirs}, {"sources", &d.sources},
+                          {"exclude", &d.exclude}, {"glue_sources", &d.glue_sources}}) {
+    auto list = string_list(t, key, where);
+    if (!list) return tl::unexpected(list.error());
+    *out = std::move(*list);
+  }
+  if (d.name != name)
+    return util::fail(fmt::format("{}: name '{}' does not match its directory '{}'", where,
+                                  d.name, name));
+  return d;
+}
+
+util::Result<std::vector<fs::path>> library_source_files(const LibraryDescription& d,
+                                                         const fs::path& root) {
+  std::vector<fs::path> files;
+  for (const auto& pattern : d.sources) {
+    const fs::path p(pattern);
+    const fs::path dir = root / p.parent_path();
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec))
+      return util::fail(fmt::format("library {}: directory '{}' not found in source tree '{}' "
+                                    "(is it really {} {}?)",
+                                    d.name, p.parent_path().string(), root.string(), d.name,
+                                    d.version));
+    for (const auto& e : fs::directory_iterator(dir, ec)) {
+      if (!e.is_regular_file()) continue;
+      if (!glob_match(p.filename().string(), e.path().filename().string())) continue;
+      const std::string rel = (p.parent_path() / e.path().filename()).string();
+      if (std::find(d.exclude.begin(), d.exclude.end(), rel) != d.exclude.end()) continue;
+      files.push_back(e.path());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  files.erase(std::unique(files.begin(), files.end()), files.end());
+  if (files.empty())
+    return util::fail(fmt::format("library {}: no source files match {} in '{}'", d.name,
+                                  fmt::join(d.sources, ", "), root.string()));
+  return files;
+}
+
+}  // namespace fathom::build

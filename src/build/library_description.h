@@ -1,0 +1,33 @@
+#pragma once
+// How to build a third-party library into firmware: firmware/libs/<name>/library.toml.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "util/error.h"
+
+namespace fathom::build {
+
+struct LibraryDescription {
+  std::string name;                        // "mbedtls"
+  std::string version;                     // "3.6.6"
+  std::string source;                      // entry name in sources.lock
+  std::vector<std::string> include_dirs;   // relative to the source root
+  std::vector<std::string> sources;        // globs relative to the source root ("library/*.c")
+  std::vector<std::string> exclude;        // file names (relative to the source root) to skip
+  std::vector<std::string> glue_sources;   // relative to the library's firmware directory
+  std::string config_macro;                // macro naming the user config header
+  std::string platform_config;             // header in the firmware directory, included first
+  std::string version_macro;               // macro holding the library's version string
+  std::filesystem::path directory;         // firmware/libs/<name>
+};
+
+// Reads `<firmware_dir>/libs/<name>/library.toml`; an unknown library lists the known ones.
+util::Result<LibraryDescription> load_library(const std::filesystem::path& firmware_dir,
+                                              const std::string& name);
+
+// Expands `description.sources` against `source_root`, minus `exclude`, sorted.
+util::Result<std::vector<std::filesystem::path>> library_source_files(
+    const LibraryDescription& description, const std::filesystem::path& source_root);
+
+}  // namespace fathom::build

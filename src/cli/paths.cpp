@@ -1,0 +1,47 @@
+#include "cli/paths.h"
+
+#include <fmt/core.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <vector>
+
+#include "util/cache_dir.h"
+
+namespace fathom::cli {
+namespace fs = std::filesystem;
+
+fs::path repository_root() {
+  if (const char* home = std::getenv("FATHOM_HOME"); home && *home) return home;
+  return FATHOM_SOURCE_DIR;
+}
+
+fs::path default_suite_path() { return repository_root() / "suites" / "default.toml"; }
+
+util::Result<fs::path> resolve_suite(const std::string& name) {
+  if (name.empty()) return default_suite_path();
+  if (name.find('/') != std::string::npos || fs::path(name).extension() == ".toml") {
+    if (!fs::exists(name))
+      return util::fail(fmt::format("suite file '{}' does not exist", name));
+    return fs::path(name);
+  }
+  const fs::path candidate = repository_root() / "suites" / (name + ".toml");
+  if (fs::exists(candidate)) return candidate;
+  std::vector<std::string> known;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(repository_root() / "suites", ec))
+    if (e.path().extension() == ".toml") known.push_back(e.path().stem().string());
+  std::sort(known.begin(), known.end());
+  return util::fail(fmt::format("unknown suite '{}' (known suites: {}; or give a path to a "
+                                ".toml file)",
+                                name, fmt::join(known, ", ")));
+}
+
+util::Result<fs::path> build_root() {
+  auto cache = util::cache_dir();
+  if (!cache) return tl::unexpected(cache.error());
+  return *cache / "builds";
+}
+
+}  // namespace fathom::cli

@@ -1,0 +1,20 @@
+#pragma once
+// Where the CLI finds the repository's data (suites, firmware) and its build cache.
+#include <filesystem>
+
+#include "util/error.h"
+
+namespace fathom::cli {
+
+// The repository root: FATHOM_HOME if set, else the source directory this binary was built
+// from.
+std::filesystem::path repository_root();
+// Default suite file (suites/default.toml).
+std::filesystem::path default_suite_path();
+// The suite named on the command line: a path to a TOML file, or the name of a suite in
+// suites/ ("default"). An error lists the suites that exist.
+util::Result<std::filesystem::path> resolve_suite(const std::string& name_or_path);
+// Where firmware images are built: <cache>/builds.
+util::Result<std::filesystem::path> build_root();
+
+}  // namespace fathom::cli

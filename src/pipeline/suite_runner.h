@@ -1,0 +1,35 @@
+#pragma once
+// Runs a suite end to end: for every (configuration, board) build the image, run it on the
+// target, and collect the results with their provenance. One failing image never hides the
+// others: its failure is recorded in its ImageResult and the loop goes on.
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/run_result.h"
+#include "model/suite.h"
+#include "util/error.h"
+#include "util/progress.h"
+
+namespace fathom::pipeline {
+
+struct RunOptions {
+  std::vector<std::string> configurations;  // subset of the suite's; empty = all
+  std::vector<std::string> operations;      // overrides the suite's list; empty = suite's
+  std::optional<uint32_t> runs;             // overrides Suite::runs
+  std::optional<uint32_t> warmup;           // overrides Suite::warmup
+  std::filesystem::path firmware_dir;       // the repository's firmware/
+  std::filesystem::path build_root;         // where images are built (cache)
+};
+
+// Checks `options` against `suite` before anything is built: unknown configurations are an
+// error (a usage error for the CLI).
+util::Result<void> validate_options(const model::Suite& suite, const RunOptions& options);
+
+// Runs the suite. Only errors that stop everything (no toolchain, an unknown operation name)
+// come back as an error; everything else is data in the RunResult.
+util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOptions& options,
+                                         util::Progress& progress);
+
+}  // namespace fathom::pipeline

@@ -1,0 +1,64 @@
+#pragma once
+// Decodes a whole firmware console stream (docs/PROTOCOL.md) into facts for the results model.
+// Every protocol problem is listed in DecodedStream::errors; the record that caused it is
+// dropped, so a damaged stream can lose numbers but never produce a wrong one.
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "model/run_result.h"
+
+namespace fathom::protocol {
+
+// The HELLO record. All fields stay empty/zero when no valid HELLO arrived (then `errors` says
+// so); `protocol` is 0 in that case and 1 otherwise.
+struct HelloInfo {
+  uint32_t protocol = 0;
+  std::string board;
+  std::string config;
+  std::string library;
+  std::string library_version;
+  uint32_t runs = 0;    // timed runs per operation
+  uint32_t warmup = 0;  // untimed runs before them
+};
+
+// One DWT_CYCCNT read served by the simulator, in the order they happened.
+struct CycleProbe {
+  uint32_t cyccnt = 0;        // the value the firmware read
+  uint64_t instructions = 0;  // instructions retired at that moment
+};
+
+struct DecodedStream {
+  HelloInfo hello;
+  std::optional<std::pair<uint32_t, uint32_t>> cal;  // raw CYCCNT (t0, t1) of the CAL record
+  // In the order the operations first appear in accepted records. Per operation: KAT status
+  // and vectors; cycle_samples = (t1 - t0) mod 2^32 - (cal_t1 - cal_t0) mod 2^32 in run order
+  // of arrival; instruction_samples likewise when probes were given and every lookup worked;
+  // cycles/instructions statistics; memory from MEM; `error` from a failed KAT or a SKIP.
+  std::vector<model::OperationResult> operations;
+  // END arrived intact, and its record count and failure count agree with what was received.
+  bool completed = false;
+  std::vector<std::string> errors;     // one line each: "line 12: record CRC mismatch (...)"
+  std::vector<std::string> log_lines;  // free-text lines; bytes outside 0x20..0x7e as \xNN
+};
+
+// Decodes `console_bytes`, the complete console output of one image run.
+// `cycle_probes`, if given, is every CYCCNT read the simulator served, in order; each sample
+// then also gets an instruction count: instructions between its t0 and t1 reads minus those
+// between the CAL reads. A probe is looked up by value, first at or after the reads already
+// matched (reads happen in record order), else the most recent one before them; a value not
+// found is an error and leaves that operation without instruction samples.
+// Never fails as a whole: problems go to DecodedStream::errors.
+DecodedStream decode_stream(std::string_view console_bytes,
+                            std::optional<std::span<const CycleProbe>> cycle_probes = std::nullopt);
+
+// `bytes` as printable ASCII: '\\' becomes "\\\\", bytes outside 0x20..0x7e become "\xNN".
+// At most `max_input_bytes` of the input are kept; a longer input ends with
+// "... (N more bytes)".
+std::string escape_log_text(std::string_view bytes, size_t max_input_bytes = 4096);
+
+}  // namespace fathom::protocol

@@ -1,0 +1,136 @@
+#include "report/json_writer.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+
+namespace fathom::report {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json number(double value) { return std::isfinite(value) ? Json(value) : Json(nullptr); }
+
+Json text_or_null(const std::string& text) { return text.empty() ? Json(nullptr) : Json(text); }
+
+template <typename T>
+Json optional_value(const std::optional<T>& value) {
+  return value ? Json(*value) : Json(nullptr);
+}
+
+Json statistics(const std::optional<model::Statistics>& stats) {
+  if (!stats) return nullptr;
+  Json out;
+  out["count"] = stats->count;
+  out["median"] = number(stats->median);
+  out["p99"] = number(stats->p99);
+  out["mean"] = number(stats->mean);
+  out["min"] = stats->min;
+  out["max"] = stats->max;
+  return out;
+}
+
+std::string kat_status(model::KatStatus kat) {
+  switch (kat) {
+    case model::KatStatus::kPassed: return "passed";
+    case model::KatStatus::kFailed: return "failed";
+    case model::KatStatus::kNotRun: break;
+  }
+  return "not-run";
+}
+
+Json provenance(const model::Provenance& p) {
+  Json out;
+  out["tool_version"] = p.tool_version;
+  out["tool_git_revision"] = p.tool_git_revision;
+  out["compiler"] = p.compiler;
+  out["cflags"] = p.cflags;
+  out["board"] = p.board;
+  out["core"] = p.core;
+  out["clock_hz"] = p.clock_hz;
+  out["library"] = p.library;
+  out["library_version"] = p.library_version;
+  out["config_defines"] = p.config_defines;
+  out["config_undefines"] = p.config_undefines;
+  Json sources = Json::object();
+  for (const auto& [name, sha256] : p.source_sha256) sources[name] = sha256;  // std::map: sorted
+  out["source_sha256"] = std::move(sources);
+  out["timing_model"] = p.timing_model;
+  out["elf_sha256"] = p.elf_sha256;
+  out["runs"] = p.runs;
+  out["warmup"] = p.warmup;
+  return out;
+}
+
+Json operation(const model::OperationResult& op) {
+  // Measured figures only for an operation whose KAT passed in this image.
+  const bool kat_passed = op.kat == model::KatStatus::kPassed;
+  Json out;
+  out["operation"] = op.operation;
+  Json kat;
+  kat["status"] = kat_status(op.kat);
+  Json vectors = Json::array();
+  for (const auto& v : op.kat_vectors) vectors.push_back(Json{{"name", v.name}, {"passed", v.passed}});
+  kat["vectors"] = std::move(vectors);
+  out["kat"] = std::move(kat);
+  Json samples;
+  samples["cycles"] = kat_passed ? Json(op.cycle_samples) : Json::array();
+  samples["instructions"] = kat_passed ? Json(op.instruction_samples) : Json::array();
+  out["samples"] = std::move(samples);
+  Json stats;
+  stats["cycles"] = kat_passed ? statistics(op.cycles) : Json(nullptr);
+  stats["instructions"] = kat_passed ? statistics(op.instructions) : Json(nullptr);
+  out["statistics"] = std::move(stats);
+  Json memory;
+  memory["peak_stack_bytes"] = kat_passed ? optional_value(op.peak_stack_bytes) : Json(nullptr);
+  memory["heap_peak_bytes"] = kat_passed ? optional_value(op.heap_peak_bytes) : Json(nullptr);
+  memory["allocations"] = kat_passed ? optional_value(op.allocations) : Json(nullptr);
+  out["memory"] = std::move(memory);
+  out["error"] = text_or_null(op.error);
+  return out;
+}
+
+Json image(const model::ImageResult& img) {
+  Json out;
+  out["configuration"] = img.configuration;
+  out["board"] = img.board;
+  out["completed"] = img.completed;
+  out["error"] = text_or_null(img.error);
+  if (img.fault) {
+    Json fault;
+    fault["kind"] = img.fault->kind;
+    fault["pc"] = img.fault->pc;
+    fault["function"] = text_or_null(img.fault->function);
+    fault["detail"] = img.fault->detail;
+    out["fault"] = std::move(fault);
+  } else {
+    out["fault"] = nullptr;
+  }
+  if (img.size) {
+    out["size"] = Json{{"flash_bytes", img.size->flash_bytes}, {"ram_bytes", img.size->ram_bytes}};
+  } else {
+    out["size"] = nullptr;
+  }
+  out["totals"] = Json{{"cycles", img.total_cycles}, {"instructions", img.total_instructions}};
+  out["provenance"] = provenance(img.provenance);
+  Json operations = Json::array();
+  for (const auto& op : img.operations) operations.push_back(operation(op));
+  out["operations"] = std::move(operations);
+  out["console_log"] = img.console_log;
+  return out;
+}
+
+}  // namespace
+
+void JsonWriter::write(const model::RunResult& run, std::ostream& out) const {
+  Json doc;
+  doc["schema_version"] = model::RunResult::kSchemaVersion;
+  doc["suite"] = run.suite;
+  Json images = Json::array();
+  for (const auto& img : run.images) images.push_back(image(img));
+  doc["images"] = std::move(images);
+  // Replace invalid UTF-8 (e.g. a corrupt console line) instead of throwing.
+  out << doc.dump(2, ' ', false, Json::error_handler_t::replace) << '\n';
+}
+
+}  // namespace fathom::report

@@ -1,0 +1,100 @@
+#include "report/summary_grid.h"
+
+#include <fmt/core.h>
+
+#include <cmath>
+#include <functional>
+
+namespace fathom::report {
+namespace {
+
+constexpr const char* kMissing = "-";
+
+std::string cycles(double value) {
+  if (!std::isfinite(value) || value < 0) return kMissing;
+  return with_thousands(static_cast<uint64_t>(std::llround(value)));
+}
+
+std::string optional_count(const std::optional<uint64_t>& value, bool show) {
+  return show && value ? with_thousands(*value) : kMissing;
+}
+
+}  // namespace
+
+Grid summary_grid(const Summary& summary) {
+  struct Column {
+    std::string header;
+    bool right;
+    std::function<std::string(const SummaryRow&)> cell;
+  };
+  const bool show_board = summary.board_count > 1;
+  const bool show_ratio = summary.configuration_count >= 2;
+  bool show_note = false;
+  for (const auto& row : summary.rows) show_note = show_note || !row_note(row).empty();
+
+  auto stats = [](const SummaryRow& row) -> const model::Statistics* {
+    return row.timed ? &*row.operation->cycles : nullptr;
+  };
+  std::vector<Column> columns;
+  columns.push_back({"configuration", false, [](auto& r) { return r.image->configuration; }});
+  if (show_board) columns.push_back({"board", false, [](auto& r) { return r.image->board; }});
+  columns.push_back({"operation", false, [](auto& r) {
+                       return r.operation ? r.operation->operation : std::string(kMissing);
+                     }});
+  columns.push_back({"median [cycles]", true, [&](auto& r) {
+                       return stats(r) ? cycles(stats(r)->median) : kMissing;
+                     }});
+  columns.push_back({"p99 [cycles]", true, [&](auto& r) {
+                       return stats(r) ? cycles(stats(r)->p99) : kMissing;
+                     }});
+  columns.push_back({"min [cycles]", true, [&](auto& r) {
+                       return stats(r) ? with_thousands(stats(r)->min) : kMissing;
+                     }});
+  columns.push_back({"max [cycles]", true, [&](auto& r) {
+                       return stats(r) ? with_thousands(stats(r)->max) : kMissing;
+                     }});
+  columns.push_back({"n", true, [&](auto& r) {
+                       return stats(r) ? std::to_string(stats(r)->count) : kMissing;
+                     }});
+  columns.push_back({"instructions (median)", true, [](auto& r) {
+                       return r.timed && r.operation->instructions
+                                  ? cycles(r.operation->instructions->median)
+                                  : kMissing;
+                     }});
+  columns.push_back({"time [µs]", true, [](auto& r) {
+                       return r.time_us ? fmt::format("{:.2f}", *r.time_us) : kMissing;
+                     }});
+  if (show_ratio)
+    columns.push_back({"ratio", true, [](auto& r) {
+                         return r.ratio ? fmt::format("{:.2f}×", *r.ratio) : kMissing;
+                       }});
+  columns.push_back({"peak stack [bytes]", true, [](auto& r) {
+                       return r.operation ? optional_count(r.operation->peak_stack_bytes, r.kat_passed)
+                                          : kMissing;
+                     }});
+  columns.push_back({"heap peak [bytes]", true, [](auto& r) {
+                       return r.operation ? optional_count(r.operation->heap_peak_bytes, r.kat_passed)
+                                          : kMissing;
+                     }});
+  columns.push_back({"allocs", true, [](auto& r) {
+                       return r.operation ? optional_count(r.operation->allocations, r.kat_passed)
+                                          : kMissing;
+                     }});
+  columns.push_back({"KAT", false, [](auto& r) {
+                       return r.operation ? kat_text(*r.operation) : std::string(kMissing);
+                     }});
+  if (show_note) columns.push_back({"note", false, [](auto& r) { return row_note(r); }});
+
+  Grid grid;
+  for (const auto& column : columns) {
+    grid.headers.push_back(column.header);
+    grid.right_aligned.push_back(column.right);
+  }
+  for (const auto& row : summary.rows) {
+    auto& cells = grid.rows.emplace_back();
+    for (const auto& column : columns) cells.push_back(column.cell(row));
+  }
+  return grid;
+}
+
+}  // namespace fathom::report

@@ -1,0 +1,22 @@
+#pragma once
+// The columns that the table and markdown writers share, as text cells: configuration,
+// [board], operation, cycle statistics (median, p99, min, max, n), instructions, time [µs],
+// [ratio], memory, KAT, [note]. Bracketed columns appear only when needed: board with more
+// than one board, ratio with at least two configurations, note when some row has a note.
+#include <string>
+#include <vector>
+
+#include "report/summary.h"
+
+namespace fathom::report {
+
+struct Grid {
+  std::vector<std::string> headers;
+  std::vector<bool> right_aligned;           // per column
+  std::vector<std::vector<std::string>> rows;  // each has headers.size() cells
+};
+
+// `summary` must come from summarize_run(..., RowOrder::kOperation) for grouped rows.
+Grid summary_grid(const Summary& summary);
+
+}  // namespace fathom::report

@@ -1,0 +1,60 @@
+#include "report/table_writer.h"
+
+#include <algorithm>
+
+#include "report/summary_grid.h"
+
+namespace fathom::report {
+namespace {
+
+// Terminal columns taken by UTF-8 `text`: one per code point (the table only uses
+// single-width characters such as 'µ' and '×').
+size_t display_width(const std::string& text) {
+  return static_cast<size_t>(std::count_if(
+      text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+}
+
+void pad(std::ostream& out, const std::string& text, size_t width, bool right) {
+  const size_t fill = width - std::min(width, display_width(text));
+  if (right) out << std::string(fill, ' ') << text;
+  else out << text << std::string(fill, ' ');
+}
+
+void write_line(std::ostream& out, const std::vector<std::string>& cells,
+                const std::vector<size_t>& widths, const std::vector<bool>& right) {
+  for (size_t i = 0; i < cells.size(); ++i) {
+    if (i > 0) out << "  ";
+    // The last left-aligned column is not padded, so lines carry no trailing blanks.
+    if (i + 1 == cells.size() && !right[i]) out << cells[i];
+    else pad(out, cells[i], widths[i], right[i]);
+  }
+  out << '\n';
+}
+
+}  // namespace
+
+void TableWriter::write(const model::RunResult& run, std::ostream& out) const {
+  const Summary summary = summarize_run(run, RowOrder::kOperation);
+  out << "suite " << run.suite << ": " << summary.configuration_count
+      << (summary.configuration_count == 1 ? " configuration" : " configurations") << " on "
+      << summary.board_count << (summary.board_count == 1 ? " board" : " boards") << '\n';
+  if (!summary.rows.empty()) {
+    const Grid grid = summary_grid(summary);
+    std::vector<size_t> widths;
+    for (const auto& header : grid.headers) widths.push_back(display_width(header));
+    for (const auto& row : grid.rows)
+      for (size_t i = 0; i < row.size(); ++i) widths[i] = std::max(widths[i], display_width(row[i]));
+    out << '\n';
+    write_line(out, grid.headers, widths, grid.right_aligned);
+    std::vector<std::string> rule;
+    for (size_t width : widths) rule.push_back(std::string(width, '-'));
+    write_line(out, rule, widths, grid.right_aligned);
+    for (const auto& row : grid.rows) write_line(out, row, widths, grid.right_aligned);
+  }
+  if (!summary.problems.empty()) {
+    out << "\nproblems:\n";
+    for (const auto& problem : summary.problems) out << "  " << problem << '\n';
+  }
+}
+
+}  // namespace fathom::report

@@ -1,0 +1,27 @@
+#include "report/writer.h"
+
+#include <fmt/core.h>
+#include <fmt/format.h>
+
+#include "report/csv_writer.h"
+#include "report/json_writer.h"
+#include "report/markdown_writer.h"
+#include "report/table_writer.h"
+
+namespace fathom::report {
+
+const std::vector<std::string>& writer_formats() {
+  static const std::vector<std::string> formats = {"table", "json", "csv", "markdown"};
+  return formats;
+}
+
+util::Result<std::unique_ptr<Writer>> make_writer(std::string_view format) {
+  if (format == "table") return std::make_unique<TableWriter>();
+  if (format == "json") return std::make_unique<JsonWriter>();
+  if (format == "csv") return std::make_unique<CsvWriter>();
+  if (format == "markdown") return std::make_unique<MarkdownWriter>();
+  return util::fail(fmt::format("unknown report format '{}'; use one of: {}", format,
+                                fmt::join(writer_formats(), ", ")));
+}
+
+}  // namespace fathom::report

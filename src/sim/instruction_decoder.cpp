@@ -1,0 +1,169 @@
+#include "sim/instruction_decoder.h"
+
+#include <stdexcept>
+
+namespace fathom::sim {
+namespace {
+
+InstrClass classify(unsigned id) {
+  switch (id) {
+    case ARM_INS_MUL: case ARM_INS_MLA: case ARM_INS_MLS:
+    case ARM_INS_SMULBB: case ARM_INS_SMULBT: case ARM_INS_SMULTB: case ARM_INS_SMULTT:
+    case ARM_INS_SMULWB: case ARM_INS_SMULWT: case ARM_INS_SMLABB: case ARM_INS_SMLABT:
+    case ARM_INS_SMLATB: case ARM_INS_SMLATT: case ARM_INS_SMLAWB: case ARM_INS_SMLAWT:
+    case ARM_INS_SMMUL: case ARM_INS_SMMULR: case ARM_INS_SMMLA: case ARM_INS_SMMLAR:
+    case ARM_INS_SMMLS: case ARM_INS_SMMLSR: case ARM_INS_SMUAD: case ARM_INS_SMUADX:
+    case ARM_INS_SMUSD: case ARM_INS_SMUSDX: case ARM_INS_SMLAD: case ARM_INS_SMLADX:
+    case ARM_INS_SMLSD: case ARM_INS_SMLSDX: case ARM_INS_USAD8: case ARM_INS_USADA8:
+      return InstrClass::kMultiply;
+    case ARM_INS_UMULL: case ARM_INS_SMULL: case ARM_INS_UMLAL: case ARM_INS_SMLAL:
+    case ARM_INS_UMAAL: case ARM_INS_SMLALBB: case ARM_INS_SMLALBT: case ARM_INS_SMLALTB:
+    case ARM_INS_SMLALTT: case ARM_INS_SMLALD: case ARM_INS_SMLALDX: case ARM_INS_SMLSLD:
+    case ARM_INS_SMLSLDX:
+      return InstrClass::kLongMultiply;
+    case ARM_INS_UDIV: case ARM_INS_SDIV:
+      return InstrClass::kDivide;
+    case ARM_INS_LDR: case ARM_INS_LDRB: case ARM_INS_LDRH: case ARM_INS_LDRSB:
+    case ARM_INS_LDRSH: case ARM_INS_LDREX: case ARM_INS_LDREXB: case ARM_INS_LDREXH:
+    case ARM_INS_LDRT: case ARM_INS_LDRBT: case ARM_INS_LDRHT: case ARM_INS_LDRSBT:
+    case ARM_INS_LDRSHT: case ARM_INS_LDA: case ARM_INS_LDAB: case ARM_INS_LDAH:
+    case ARM_INS_LDAEX: case ARM_INS_LDAEXB: case ARM_INS_LDAEXH:
+      return InstrClass::kLoad;
+    case ARM_INS_STR: case ARM_INS_STRB: case ARM_INS_STRH: case ARM_INS_STREX:
+    case ARM_INS_STREXB: case ARM_INS_STREXH: case ARM_INS_STRT: case ARM_INS_STRBT:
+    case ARM_INS_STRHT: case ARM_INS_STL: case ARM_INS_STLB: case ARM_INS_STLH:
+    case ARM_INS_STLEX: case ARM_INS_STLEXB: case ARM_INS_STLEXH:
+      return InstrClass::kStore;
+    case ARM_INS_LDRD: case ARM_INS_LDREXD:
+      return InstrClass::kLoadDouble;
+    case ARM_INS_STRD: case ARM_INS_STREXD:
+      return InstrClass::kStoreDouble;
+    case ARM_INS_LDM: case ARM_INS_LDMDB: case ARM_INS_POP:
+      return InstrClass::kLoadMultiple;
+    case ARM_INS_STM: case ARM_INS_STMDB: case ARM_INS_PUSH:
+      return InstrClass::kStoreMultiple;
+    case ARM_INS_B: case ARM_INS_BL: case ARM_INS_BX: case ARM_INS_BLX: case ARM_INS_CBZ:
+    case ARM_INS_CBNZ:
+      return InstrClass::kBranch;
+    case ARM_INS_TBB: case ARM_INS_TBH:
+      return InstrClass::kTableBranch;
+    case ARM_INS_IT:
+      return InstrClass::kIt;
+    case ARM_INS_VADD: case ARM_INS_VSUB: case ARM_INS_VMUL: case ARM_INS_VNMUL:
+    case ARM_INS_VABS: case ARM_INS_VNEG: case ARM_INS_VCMP: case ARM_INS_VCMPE:
+    case ARM_INS_VCVT: case ARM_INS_VCVTA: case ARM_INS_VCVTN: case ARM_INS_VCVTP:
+    case ARM_INS_VCVTM: case ARM_INS_VCVTR: case ARM_INS_VCVTB: case ARM_INS_VCVTT:
+    case ARM_INS_VSELEQ: case ARM_INS_VSELGE: case ARM_INS_VSELGT: case ARM_INS_VSELVS: case ARM_INS_VMAXNM: case ARM_INS_VMINNM: case ARM_INS_VRINTA:
+    case ARM_INS_VRINTN: case ARM_INS_VRINTP: case ARM_INS_VRINTM: case ARM_INS_VRINTR:
+    case ARM_INS_VRINTX: case ARM_INS_VRINTZ:
+      return InstrClass::kFpuAlu;
+    case ARM_INS_VMLA: case ARM_INS_VMLS: case ARM_INS_VNMLA: case ARM_INS_VNMLS:
+    case ARM_INS_VFMA: case ARM_INS_VFMS: case ARM_INS_VFNMA: case ARM_INS_VFNMS:
+      return InstrClass::kFpuMac;
+    case ARM_INS_VDIV: case ARM_INS_VSQRT:
+      return InstrClass::kFpuDivSqrt;
+    case ARM_INS_VLDR:
+      return InstrClass::kFpuLoad;
+    case ARM_INS_VSTR:
+      return InstrClass::kFpuStore;
+    case ARM_INS_VLDMIA: case ARM_INS_VLDMDB: case ARM_INS_VSTMIA: case ARM_INS_VSTMDB:
+    case ARM_INS_VPUSH: case ARM_INS_VPOP:
+      return InstrClass::kFpuMultiple;
+    case ARM_INS_VMOV: case ARM_INS_VMRS: case ARM_INS_VMSR:
+      return InstrClass::kFpuTransfer;
+    case ARM_INS_DMB: case ARM_INS_DSB: case ARM_INS_ISB:
+      return InstrClass::kBarrier;
+    case ARM_INS_NOP: case ARM_INS_WFI: case ARM_INS_WFE: case ARM_INS_SEV: case ARM_INS_YIELD:
+    case ARM_INS_BKPT: case ARM_INS_SVC: case ARM_INS_UDF: case ARM_INS_CPS: case ARM_INS_MRS:
+    case ARM_INS_MSR:
+      return InstrClass::kOther;
+    default:
+      return InstrClass::kAlu;
+  }
+}
+
+}  // namespace
+
+InstructionDecoder::InstructionDecoder() {
+  if (cs_open(CS_ARCH_ARM,
+              static_cast<cs_mode>(CS_MODE_THUMB | CS_MODE_MCLASS | CS_MODE_V8),
+              &handle_) != CS_ERR_OK)
+    throw std::runtime_error("cannot initialise Capstone for Thumb");
+  cs_option(handle_, CS_OPT_DETAIL, CS_OPT_ON);
+  scratch_ = cs_malloc(handle_);
+}
+
+InstructionDecoder::~InstructionDecoder() {
+  if (scratch_) cs_free(scratch_, 1);
+  if (handle_) cs_close(&handle_);
+}
+
+Instruction InstructionDecoder::decode(uint32_t address, std::span<const uint8_t> bytes) const {
+  Instruction out;
+  const uint8_t* code = bytes.data();
+  size_t size = bytes.size();
+  uint64_t addr = address;
+  if (!cs_disasm_iter(handle_, &code, &size, &addr, scratch_)) {
+    // Capstone knows no encoding here; the CPU will raise UNDEFINED if it is really executed.
+    out.size_bytes = (bytes.size() >= 2 && (bytes[1] & 0xF8) >= 0xE8) ? 4 : 2;
+    return out;
+  }
+  out.valid = true;
+  out.size_bytes = static_cast<uint8_t>(scratch_->size);
+  out.cls = classify(scratch_->id);
+  const cs_arm& arm = scratch_->detail->arm;
+
+  auto is_pc = [](const cs_arm_op& op) { return op.type == ARM_OP_REG && op.reg == ARM_REG_PC; };
+  switch (out.cls) {
+    case InstrClass::kLoadMultiple:
+    case InstrClass::kStoreMultiple: {
+      // LDM/STM list the base register first; PUSH/POP list only the transferred registers.
+      const bool has_base = scratch_->id != ARM_INS_PUSH && scratch_->id != ARM_INS_POP;
+      int n = 0;
+      for (int i = has_base ? 1 : 0; i < arm.op_count; ++i) {
+        if (arm.operands[i].type != ARM_OP_REG) continue;
+        ++n;
+        if (out.cls == InstrClass::kLoadMultiple && is_pc(arm.operands[i])) out.writes_pc = true;
+      }
+      out.reg_count = static_cast<uint8_t>(n);
+      break;
+    }
+    case InstrClass::kFpuMultiple: {
+      int n = 0;
+      for (int i = 0; i < arm.op_count; ++i) {
+        const auto& op = arm.operands[i];
+        if (op.type != ARM_OP_REG) continue;
+        if (op.reg >= ARM_REG_D0 && op.reg <= ARM_REG_D31) n += 2;
+        else if (op.reg >= ARM_REG_S0 && op.reg <= ARM_REG_S31) n += 1;
+      }
+      out.reg_count = static_cast<uint8_t>(n);
+      break;
+    }
+    case InstrClass::kLoad:
+      if (arm.op_count > 0 && is_pc(arm.operands[0])) {
+        // LDR PC: one load plus the pipeline refill, timed like POP {pc}.
+        out.writes_pc = true;
+        out.cls = InstrClass::kLoadMultiple;
+        out.reg_count = 1;
+      }
+      [[fallthrough]];
+    case InstrClass::kStore:
+      for (int i = 0; i < arm.op_count; ++i)
+        if (arm.operands[i].type == ARM_OP_MEM && arm.operands[i].mem.index != ARM_REG_INVALID)
+          out.register_offset = true;
+      break;
+    case InstrClass::kAlu:
+      // MOV PC / ADD PC: data processing that writes PC.
+      if (arm.op_count > 0 && is_pc(arm.operands[0])) {
+        out.writes_pc = true;
+        out.cls = InstrClass::kBranch;
+      }
+      break;
+    default:
+      break;
+  }
+  if (out.cls == InstrClass::kBranch) out.writes_pc = true;
+  return out;
+}
+
+}  // namespace fathom::sim

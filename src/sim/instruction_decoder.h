@@ -1,0 +1,28 @@
+#pragma once
+// Decodes Thumb instructions with Capstone into sim::Instruction, for the timing model.
+#include <capstone/capstone.h>
+
+#include <cstdint>
+#include <span>
+
+#include "sim/instruction.h"
+
+namespace fathom::sim {
+
+class InstructionDecoder {
+ public:
+  InstructionDecoder();
+  ~InstructionDecoder();
+  InstructionDecoder(const InstructionDecoder&) = delete;
+  InstructionDecoder& operator=(const InstructionDecoder&) = delete;
+
+  // Decodes the instruction at `address` from `bytes` (at least the instruction's bytes).
+  // An undecodable instruction comes back with valid = false and class kOther.
+  Instruction decode(uint32_t address, std::span<const uint8_t> bytes) const;
+
+ private:
+  csh handle_ = 0;
+  cs_insn* scratch_ = nullptr;
+};
+
+}  // namespace fathom::sim

@@ -1,0 +1,38 @@
+#pragma once
+// The parts of the Private Peripheral Bus the harness touches, which Unicorn does not model:
+// DEMCR, the DWT cycle counter, and the SCB registers used at start-up (CPUID, VTOR, CPACR).
+// Any other access is reported as an unmodelled-register fault instead of returning a made-up
+// value.
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace fathom::sim {
+
+class SystemControl {
+ public:
+  static constexpr uint32_t kBase = 0xE0000000u;  // PPB
+  static constexpr uint32_t kSize = 0x00100000u;
+
+  explicit SystemControl(uint32_t cpuid) : cpuid_(cpuid) {}
+
+  // `now_cycles` is the timing model's count at the accessing instruction.
+  // Returns nullopt for an unmodelled register.
+  std::optional<uint32_t> read(uint32_t address, uint64_t now_cycles) const;
+  bool write(uint32_t address, uint32_t value, uint64_t now_cycles);
+
+  bool cycle_counter_running() const;
+
+ private:
+  uint32_t cyccnt_at(uint64_t now_cycles) const;
+
+  uint32_t cpuid_;
+  uint32_t demcr_ = 0;
+  uint32_t dwt_ctrl_ = 0;
+  uint32_t vtor_ = 0;
+  uint32_t cpacr_ = 0;
+  uint32_t cyccnt_value_ = 0;    // CYCCNT at `cyccnt_since_`
+  uint64_t cyccnt_since_ = 0;    // model cycle count when the counter last started or was set
+};
+
+}  // namespace fathom::sim

@@ -1,0 +1,254 @@
+#include "suite/board_loader.h"
+
+#include <fmt/core.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+#include <system_error>
+
+#include "suite/toml_reader.h"
+
+namespace fathom::suite {
+namespace {
+
+constexpr int64_t kAddressSpaceBytes = int64_t{1} << 32;
+constexpr int64_t kMaxU32 = kAddressSpaceBytes - 1;
+
+#define FATHOM_TRY(var, expr)        \
+  auto var = (expr);                 \
+  if (!var) return tl::unexpected(std::move(var).error())
+
+struct ParsedRegion {
+  model::MemoryRegion region;
+  const toml::table* table;  // for error positions
+};
+
+util::Result<ParsedRegion> parse_region(const toml::table& table, std::string_view source,
+                                        size_t index) {
+  TableReader first(table, source, fmt::format("[[memory]] #{}", index + 1));
+  FATHOM_TRY(name, first.required_string("name"));
+  if (!is_valid_name(*name))
+    return tl::unexpected(first.error_at_key(
+        "name", fmt::format("'{}' is not a valid region name (lower-case letters, digits, "
+                            "'_', '.', '-')",
+                            *name)));
+  TableReader r(table, source, fmt::format("[[memory]] '{}'", *name));
+  (void)r.string("name");
+  ParsedRegion out{model::MemoryRegion{}, &table};
+  out.region.name = *name;
+
+  FATHOM_TRY(kind, r.required_string("kind"));
+  if (*kind == "flash") {
+    out.region.kind = model::MemoryKind::kFlash;
+  } else if (*kind == "ram") {
+    out.region.kind = model::MemoryKind::kRam;
+  } else {
+    return tl::unexpected(r.error_at_key(
+        "kind", fmt::format("kind of [[memory]] '{}' is '{}'; use \"flash\" or \"ram\"", *name,
+                            *kind)));
+  }
+  FATHOM_TRY(origin, r.integer("origin", 0, kMaxU32));
+  if (!*origin)
+    return tl::unexpected(r.error_at(nullptr, fmt::format("[[memory]] '{}' is missing required "
+                                                          "key 'origin'",
+                                                          *name)));
+  FATHOM_TRY(length, r.integer("length", 1, kMaxU32));
+  if (!*length)
+    return tl::unexpected(r.error_at(nullptr, fmt::format("[[memory]] '{}' is missing required "
+                                                          "key 'length'",
+                                                          *name)));
+  if (**origin + **length > kAddressSpaceBytes)
+    return tl::unexpected(r.error_at_key(
+        "length", fmt::format("[[memory]] '{}' at 0x{:08x} with length 0x{:x} runs past the "
+                              "end of the 32-bit address space",
+                              *name, **origin, **length)));
+  FATHOM_TRY(wait_states, r.integer("wait_states", 0, 64));
+  out.region.origin = static_cast<uint32_t>(**origin);
+  out.region.length_bytes = static_cast<uint32_t>(**length);
+  out.region.wait_states = static_cast<uint32_t>(wait_states->value_or(0));
+  if (auto ok = r.finish(); !ok) return tl::unexpected(ok.error());
+  return out;
+}
+
+std::string check_flag(std::string_view flag) {
+  if (flag.size() < 2 || flag.front() != '-')
+    return fmt::format("'{}' is not a compiler flag (flags start with '-')", flag);
+  return "";
+}
+
+}  // namespace
+
+util::Result<model::Board> parse_board(std::string_view text, std::string source_name) {
+  toml::table root;
+  try {
+    root = toml::parse(text, source_name);
+  } catch (const toml::parse_error& e) {
+    return util::fail(
+        fmt::format("{}: {}", location(source_name, e.source()), e.description()));
+  }
+  TableReader r(root, source_name, "the board description");
+  model::Board board;
+
+  FATHOM_TRY(name, r.required_string("name"));
+  if (!is_valid_name(*name))
+    return tl::unexpected(r.error_at_key(
+        "name", fmt::format("'{}' is not a valid board name (lower-case letters, digits, '_', "
+                            "'.', '-')",
+                            *name)));
+  board.name = *name;
+  FATHOM_TRY(description, r.string("description"));
+  board.description = description->value_or("");
+
+  FATHOM_TRY(core, r.required_string("core"));
+  if (std::find(kSupportedCores.begin(), kSupportedCores.end(), *core) == kSupportedCores.end())
+    return tl::unexpected(r.error_at_key(
+        "core", fmt::format("core '{}' is not supported; use one of: {}", *core,
+                            fmt::join(kSupportedCores, ", "))));
+  board.core = *core;
+
+  FATHOM_TRY(fpu, r.boolean("fpu"));
+  board.has_fpu = fpu->value_or(false);
+  FATHOM_TRY(dsp, r.boolean("dsp"));
+  board.has_dsp = dsp->value_or(false);
+
+  // 10 GHz is far above any Cortex-M; the bound catches a value typed in the wrong unit.
+  FATHOM_TRY(clock, r.integer("clock_hz", 1, 10'000'000'000));
+  if (!*clock)
+    return tl::unexpected(r.error_at(nullptr, "the board description is missing required key "
+                                              "'clock_hz' (the core clock in Hz, > 0)"));
+  board.clock_hz = static_cast<uint64_t>(**clock);
+
+  FATHOM_TRY(stack, r.integer("stack_bytes", 8, kMaxU32));
+  if (!*stack)
+    return tl::unexpected(r.error_at(nullptr, "the board description is missing required key "
+                                              "'stack_bytes'"));
+  if (**stack % 8 != 0)
+    return tl::unexpected(r.error_at_key(
+        "stack_bytes",
+        fmt::format("stack_bytes is {}; it must be a multiple of 8 (AAPCS stack alignment)",
+                    **stack)));
+  board.stack_bytes = static_cast<uint32_t>(**stack);
+
+  FATHOM_TRY(console, r.integer("console_address", 0, kMaxU32 - 3));
+  if (!*console)
+    return tl::unexpected(r.error_at(nullptr, "the board description is missing required key "
+                                              "'console_address'"));
+  board.console_address = static_cast<uint32_t>(**console);
+
+  FATHOM_TRY(cflags, r.string_array("cflags", check_flag, false));
+  if (*cflags) board.cflags = std::move(**cflags);
+
+  // The board layer's C sources and linker script, relative to the board's directory.
+  FATHOM_TRY(firmware_sources, r.string_array("sources", nullptr, true));
+  if (!*firmware_sources || (*firmware_sources)->empty())
+    return tl::unexpected(r.error_at(nullptr, "the board description is missing required key "
+                                              "'sources' (its startup and console C files)"));
+  board.firmware_sources = std::move(**firmware_sources);
+  FATHOM_TRY(linker_script, r.required_string("linker_script"));
+  board.linker_script = *linker_script;
+
+  FATHOM_TRY(memory, r.table_array("memory"));
+  if (!*memory)
+    return tl::unexpected(r.error_at(nullptr, "the board description has no [[memory]] "
+                                              "regions; it needs one flash and at least one "
+                                              "ram region"));
+  std::vector<ParsedRegion> regions;
+  for (const toml::node& node : **memory) {
+    FATHOM_TRY(region, parse_region(*node.as_table(), source_name, regions.size()));
+    for (const auto& earlier : regions) {
+      const auto& a = earlier.region;
+      const auto& b = region->region;
+      auto error_here = [&](std::string message) {
+        TableReader at(*region->table, source_name, "");
+        return tl::unexpected(at.error_at(region->table->get("name"), message));
+      };
+      if (a.name == b.name)
+        return error_here(fmt::format("memory region name '{}' is used twice", b.name));
+      const uint64_t a_end = uint64_t{a.origin} + a.length_bytes;
+      const uint64_t b_end = uint64_t{b.origin} + b.length_bytes;
+      if (b.origin < a_end && a.origin < b_end)
+        return error_here(fmt::format(
+            "memory region '{}' [0x{:08x}, 0x{:09x}) overlaps region '{}' [0x{:08x}, 0x{:09x})",
+            b.name, b.origin, b_end, a.name, a.origin, a_end));
+    }
+    regions.push_back(std::move(*region));
+  }
+  for (const auto& parsed : regions) board.memory.push_back(parsed.region);
+
+  const auto flash_count = std::count_if(board.memory.begin(), board.memory.end(), [](auto& m) {
+    return m.kind == model::MemoryKind::kFlash;
+  });
+  const auto ram_count = static_cast<long>(board.memory.size()) - flash_count;
+  if (flash_count != 1)
+    return tl::unexpected(r.error_at_key(
+        "memory", fmt::format("the board has {} flash regions; it needs exactly one",
+                              flash_count)));
+  if (ram_count < 1)
+    return tl::unexpected(
+        r.error_at_key("memory", "the board has no ram region; it needs at least one"));
+
+  uint32_t largest_ram = 0;
+  for (const auto& m : board.memory)
+    if (m.kind == model::MemoryKind::kRam) largest_ram = std::max(largest_ram, m.length_bytes);
+  if (board.stack_bytes > largest_ram)
+    return tl::unexpected(r.error_at_key(
+        "stack_bytes", fmt::format("stack_bytes {} does not fit in the largest ram region ({} "
+                                   "bytes)",
+                                   board.stack_bytes, largest_ram)));
+  for (const auto& m : board.memory)
+    if (board.console_address + uint64_t{4} > m.origin &&
+        board.console_address < uint64_t{m.origin} + m.length_bytes)
+      return tl::unexpected(r.error_at_key(
+          "console_address",
+          fmt::format("console_address 0x{:08x} lies inside memory region '{}'; put the "
+                      "console register outside memory",
+                      board.console_address, m.name)));
+
+  if (auto ok = r.finish(); !ok) return tl::unexpected(ok.error());
+  return board;
+}
+
+#undef FATHOM_TRY
+
+std::vector<std::string> list_boards(const std::filesystem::path& boards_dir) {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (std::filesystem::directory_iterator it(boards_dir, ec), end; !ec && it != end;
+       it.increment(ec)) {
+    if (it->is_directory(ec) && std::filesystem::is_regular_file(it->path() / "board.toml", ec))
+      names.push_back(it->path().filename().string());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+util::Result<model::Board> load_board(const std::filesystem::path& boards_dir,
+                                      const std::string& name) {
+  const auto available = list_boards(boards_dir);
+  // Only names from the listing are joined to the path, so "../x" cannot escape boards_dir.
+  if (std::find(available.begin(), available.end(), name) == available.end()) {
+    if (available.empty())
+      return util::fail(fmt::format("unknown board '{}': {} has no boards (no */board.toml)",
+                                    name, boards_dir.string()));
+    return util::fail(fmt::format("unknown board '{}'; available boards: {}", name,
+                                  fmt::join(available, ", ")));
+  }
+  const auto directory = boards_dir / name;
+  const auto file = directory / "board.toml";
+  std::ifstream in(file, std::ios::binary);
+  if (!in) return util::fail(fmt::format("{}: cannot read the board description", file.string()));
+  std::ostringstream text;
+  text << in.rdbuf();
+  auto board = parse_board(text.str(), file.string());
+  if (!board) return board;
+  if (board->name != name)
+    return util::fail(fmt::format("{}: board name '{}' does not match its directory '{}'; "
+                                  "make them equal",
+                                  file.string(), board->name, name));
+  board->directory = directory;
+  return board;
+}
+
+}  // namespace fathom::suite

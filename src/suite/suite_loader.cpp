@@ -1,0 +1,212 @@
+#include "suite/suite_loader.h"
+
+#include <fmt/core.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+#include "suite/toml_reader.h"
+
+namespace fathom::suite {
+namespace {
+
+constexpr std::string_view kNameRule =
+    "use lower-case letters, digits, '_', '.' and '-', starting with a letter or digit";
+
+std::string check_name(std::string_view name) {
+  if (is_valid_name(name)) return "";
+  return fmt::format("'{}' is not a valid name ({})", name, kNameRule);
+}
+
+std::string check_identifier(std::string_view name) {
+  if (is_c_identifier(name)) return "";
+  return fmt::format("'{}' is not a C identifier", name);
+}
+
+// "NAME" or "NAME=VALUE" with NAME a C identifier and VALUE free of control characters.
+std::string check_define(std::string_view define) {
+  const auto eq = define.find('=');
+  const std::string_view name = define.substr(0, eq);
+  if (!is_c_identifier(name))
+    return fmt::format("'{}' is not NAME or NAME=VALUE with NAME a C identifier", define);
+  if (std::any_of(define.begin(), define.end(),
+                  [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }))
+    return fmt::format("'{}' contains a control character", define);
+  return "";
+}
+
+// Compiler flags are passed as separate arguments (never through a shell); they must look
+// like flags so that a stray file name cannot sneak into the link.
+std::string check_cflag(std::string_view flag) {
+  if (flag.size() < 2 || flag.front() != '-')
+    return fmt::format("'{}' is not a compiler flag (flags start with '-')", flag);
+  if (std::any_of(flag.begin(), flag.end(),
+                  [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }))
+    return fmt::format("'{}' contains a control character", flag);
+  return "";
+}
+
+std::string macro_name(std::string_view define) { return std::string(define.substr(0, define.find('='))); }
+
+// Returns early with the error of a failed Result, else binds it to `var`.
+#define FATHOM_TRY(var, expr)                                  \
+  auto var = (expr);                                           \
+  if (!var) return tl::unexpected(std::move(var).error())
+
+util::Result<model::Configuration> parse_configuration(const toml::table& table,
+                                                       std::string_view source, size_t index) {
+  TableReader reader(table, source, fmt::format("[[configuration]] #{}", index + 1));
+  model::Configuration config;
+  FATHOM_TRY(name, reader.required_string("name"));
+  if (auto problem = check_name(*name); !problem.empty())
+    return tl::unexpected(reader.error_at_key("name", problem));
+  config.name = *name;
+  TableReader r(table, source, fmt::format("[[configuration]] '{}'", config.name));
+  (void)r.string("name");
+
+  FATHOM_TRY(library, r.required_string("library"));
+  if (auto problem = check_name(*library); !problem.empty())
+    return tl::unexpected(r.error_at_key("library", problem));
+  config.library = *library;
+
+  FATHOM_TRY(description, r.string("description"));
+  config.description = description->value_or("");
+
+  auto strings = [&](std::string_view key, std::vector<std::string>& field,
+                     std::string (*check)(std::string_view), bool unique) -> util::Result<void> {
+    auto value = r.string_array(key, check, unique);
+    if (!value) return tl::unexpected(value.error());
+    if (*value) field = std::move(**value);
+    return {};
+  };
+  config.cflags = {"-O2"};
+  if (auto ok = strings("cflags", config.cflags, check_cflag, false); !ok)
+    return tl::unexpected(ok.error());
+  if (auto ok = strings("defines", config.defines, check_define, true); !ok)
+    return tl::unexpected(ok.error());
+  if (auto ok = strings("undefines", config.undefines, check_identifier, true); !ok)
+    return tl::unexpected(ok.error());
+  if (auto ok = strings("harness_defines", config.harness_defines, check_define, true); !ok)
+    return tl::unexpected(ok.error());
+
+  for (const auto& define : config.defines) {
+    const std::string macro = macro_name(define);
+    if (std::find(config.undefines.begin(), config.undefines.end(), macro) !=
+        config.undefines.end())
+      return tl::unexpected(r.error_at_key(
+          "undefines", fmt::format("{} both defines and undefines {}", r.context(), macro)));
+  }
+
+  FATHOM_TRY(expect, r.table("expect"));
+  if (*expect) {
+    TableReader e(**expect, source, fmt::format("'expect' of {}", r.context()));
+    FATHOM_TRY(present, e.string_array("symbols_present", check_identifier, true));
+    FATHOM_TRY(absent, e.string_array("symbols_absent", check_identifier, true));
+    if (*present) config.expect_symbols_present = std::move(**present);
+    if (*absent) config.expect_symbols_absent = std::move(**absent);
+    if (auto ok = e.finish(); !ok) return tl::unexpected(ok.error());
+    for (const auto& symbol : config.expect_symbols_present)
+      if (std::find(config.expect_symbols_absent.begin(), config.expect_symbols_absent.end(),
+                    symbol) != config.expect_symbols_absent.end())
+        return tl::unexpected(e.error_at_key(
+            "symbols_absent",
+            fmt::format("symbol '{}' is expected both present and absent in {}", symbol,
+                        r.context())));
+  }
+
+  if (auto ok = r.finish(); !ok) return tl::unexpected(ok.error());
+  return config;
+}
+
+}  // namespace
+
+util::Result<model::Suite> parse_suite(std::string_view text, std::string source_name) {
+  toml::table root;
+  try {
+    root = toml::parse(text, source_name);
+  } catch (const toml::parse_error& e) {
+    return util::fail(
+        fmt::format("{}: {}", location(source_name, e.source()), e.description()));
+  }
+
+  model::Suite suite;
+  suite.path = source_name;
+  TableReader top(root, source_name, "the top level of the suite file");
+  FATHOM_TRY(header, top.table("suite"));
+  if (!*header)
+    return util::fail(fmt::format("{}: missing the [suite] table (name, boards, runs, ...)",
+                                  location(source_name, {})));
+  TableReader s(**header, source_name, "[suite]");
+  FATHOM_TRY(name, s.required_string("name"));
+  if (auto problem = check_name(*name); !problem.empty())
+    return tl::unexpected(s.error_at_key("name", problem));
+  suite.name = *name;
+  FATHOM_TRY(description, s.string("description"));
+  suite.description = description->value_or("");
+
+  FATHOM_TRY(boards, s.string_array("boards", check_name, true));
+  if (!*boards || (*boards)->empty())
+    return tl::unexpected(s.error_at_key(
+        "boards", "[suite] needs 'boards' with at least one board, e.g. boards = [\"sim-m33\"]"));
+  suite.boards = std::move(**boards);
+
+  FATHOM_TRY(runs, s.integer("runs", 1, kMaxRuns));
+  if (*runs) suite.runs = static_cast<uint32_t>(**runs);
+  FATHOM_TRY(warmup, s.integer("warmup", 0, kMaxRuns));
+  if (*warmup) suite.warmup = static_cast<uint32_t>(**warmup);
+  FATHOM_TRY(operations, s.string_array("operations", check_name, true));
+  if (*operations) suite.operations = std::move(**operations);
+  FATHOM_TRY(budget, s.integer("cycle_budget", 1, std::numeric_limits<int64_t>::max()));
+  if (*budget) suite.cycle_budget = static_cast<uint64_t>(**budget);
+  if (auto ok = s.finish(); !ok) return tl::unexpected(ok.error());
+
+  FATHOM_TRY(configurations, top.table_array("configuration"));
+  if (!*configurations)
+    return util::fail(fmt::format(
+        "{}: the suite has no [[configuration]]; add at least one (name, library)",
+        location(source_name, (*header)->source())));
+  size_t index = 0;
+  for (const toml::node& node : **configurations) {
+    FATHOM_TRY(config, parse_configuration(*node.as_table(), source_name, index));
+    for (const auto& earlier : suite.configurations)
+      if (earlier.name == config->name) {
+        const toml::node* name_node = node.as_table()->get("name");
+        return util::fail(fmt::format("{}: configuration name '{}' is used twice",
+                                      location(source_name, name_node->source()), config->name));
+      }
+    suite.configurations.push_back(std::move(*config));
+    ++index;
+  }
+  if (auto ok = top.finish(); !ok) return tl::unexpected(ok.error());
+  return suite;
+}
+
+#undef FATHOM_TRY
+
+util::Result<model::Suite> load_suite(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return util::fail(fmt::format("{}: cannot read the suite file (does it exist?)", path.string()));
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad())
+    return util::fail(fmt::format("{}: error while reading the suite file", path.string()));
+  auto suite = parse_suite(text.str(), path.string());
+  if (suite) suite->path = path;
+  return suite;
+}
+
+util::Result<const model::Configuration*> find_configuration(const model::Suite& suite,
+                                                             std::string_view name) {
+  for (const auto& config : suite.configurations)
+    if (config.name == name) return &config;
+  std::vector<std::string> names;
+  for (const auto& config : suite.configurations) names.push_back(config.name);
+  return util::fail(fmt::format("suite '{}' has no configuration '{}'; it has: {}", suite.name,
+                                name, fmt::join(names, ", ")));
+}
+
+}  // namespace fathom::suite

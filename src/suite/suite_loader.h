@@ -1,0 +1,31 @@
+#pragma once
+// Suite files: what to measure (configurations × operations × boards), read from TOML.
+//
+// The format is documented by suites/default.toml. Every error is one line
+// `FILE:LINE:COL: message`. Unknown keys are errors, so a typo never silently becomes a
+// default.
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+#include "model/suite.h"
+#include "util/error.h"
+
+namespace fathom::suite {
+
+inline constexpr int64_t kMaxRuns = 100000;
+
+// Reads and validates the suite file at `path`; `Suite::path` is set to `path`. A file that
+// cannot be read is an error naming the file.
+util::Result<model::Suite> load_suite(const std::filesystem::path& path);
+
+// Parses suite `text`; `source_name` is the file name used in error messages (and stored in
+// `Suite::path`).
+util::Result<model::Suite> parse_suite(std::string_view text, std::string source_name);
+
+// The configuration called `name` in `suite`; an error listing the suite's configurations if
+// there is none. The pointer is valid while `suite` is alive and unchanged.
+util::Result<const model::Configuration*> find_configuration(const model::Suite& suite,
+                                                             std::string_view name);
+
+}  // namespace fathom::suite

@@ -1,0 +1,82 @@
+#include "report/json_writer.h"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "run_fixture.h"
+
+namespace fathom::report {
+namespace {
+
+nlohmann::ordered_json write(const model::RunResult& run, std::string* text = nullptr) {
+  std::ostringstream out;
+  JsonWriter().write(run, out);
+  if (text) *text = out.str();
+  return nlohmann::ordered_json::parse(out.str());  // throws (fails the test) if invalid
+}
+
+TEST(JsonWriter, HasSchemaVersionFirstAndEveryImage) {
+  std::string text;
+  const auto doc = write(fixture::make_run(3), &text);
+  EXPECT_EQ(doc.begin().key(), "schema_version");
+  EXPECT_EQ(doc["schema_version"], model::RunResult::kSchemaVersion);
+  EXPECT_EQ(doc["suite"], "default");
+  ASSERT_EQ(doc["images"].size(), 3u);
+  EXPECT_EQ(text.find("NaN"), std::string::npos);
+  EXPECT_EQ(text.find("Infinity"), std::string::npos);
+  for (const auto& image : doc["images"])
+    for (const char* key : {"configuration", "board", "completed", "error", "fault", "size",
+                            "totals", "provenance", "operations"})
+      EXPECT_TRUE(image.contains(key)) << key;
+  const auto& broken = doc["images"][2];
+  EXPECT_EQ(broken["completed"], false);
+  EXPECT_EQ(broken["fault"]["kind"], "hardfault");
+  EXPECT_EQ(broken["fault"]["pc"], 0x1234);
+  EXPECT_TRUE(doc["images"][0]["fault"].is_null());
+}
+
+TEST(JsonWriter, ProvenanceHasEveryField) {
+  const auto doc = write(fixture::make_run(2));
+  const auto& p = doc["images"][1]["provenance"];
+  for (const char* key : {"tool_version", "tool_git_revision", "compiler", "cflags", "board",
+                          "core", "clock_hz", "library", "library_version", "config_defines",
+                          "config_undefines", "source_sha256", "timing_model", "elf_sha256",
+                          "runs", "warmup"})
+    EXPECT_TRUE(p.contains(key)) << key;
+  EXPECT_EQ(p.size(), 16u);  // a new Provenance field must be added here and in the writer
+  EXPECT_EQ(p["clock_hz"], 128000000);
+  EXPECT_EQ(p["config_undefines"][0], "MBEDTLS_ECP_NIST_OPTIM");
+}
+
+TEST(JsonWriter, OperationsCarrySamplesStatisticsAndKat) {
+  const auto doc = write(fixture::make_run(2));
+  const auto& sha = doc["images"][0]["operations"][0];
+  EXPECT_EQ(sha["operation"], "sha256_1k");
+  EXPECT_EQ(sha["kat"]["status"], "passed");
+  EXPECT_EQ(sha["samples"]["cycles"], (nlohmann::json{1280, 1280, 1290}));
+  EXPECT_EQ(sha["samples"]["instructions"].size(), 3u);
+  EXPECT_EQ(sha["statistics"]["cycles"]["median"], 1280.0);
+  EXPECT_EQ(sha["statistics"]["cycles"]["count"], 3);
+  EXPECT_EQ(sha["memory"]["peak_stack_bytes"], 1024);
+
+  const auto& failed = doc["images"][1]["operations"][1];
+  EXPECT_EQ(failed["kat"]["status"], "failed");
+  EXPECT_EQ(failed["kat"]["vectors"][0]["name"], "rfc6979-a.2.5-sha256");
+  EXPECT_EQ(failed["kat"]["vectors"][0]["passed"], false);
+  EXPECT_TRUE(failed["samples"]["cycles"].empty());
+  EXPECT_TRUE(failed["samples"]["instructions"].empty());
+  EXPECT_TRUE(failed["statistics"]["cycles"].is_null());
+  EXPECT_TRUE(failed["memory"]["peak_stack_bytes"].is_null());
+  EXPECT_EQ(failed["error"], "known-answer test failed");
+}
+
+TEST(JsonWriter, InvalidUtf8InConsoleDoesNotThrow) {
+  auto run = fixture::make_run(1);
+  run.images[0].console_log = {std::string("bad \xff byte")};
+  EXPECT_EQ(write(run)["images"][0]["console_log"].size(), 1u);
+}
+
+}  // namespace
+}  // namespace fathom::report

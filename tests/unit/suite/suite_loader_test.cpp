@@ -1,0 +1,204 @@
+#include "suite/suite_loader.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace fathom::suite {
+namespace {
+
+// A minimal valid suite; tests append or alter lines to make one error at a known position.
+const std::string kValid = R"([suite]
+name = "t"
+boards = ["sim-m33"]
+
+[[configuration]]
+name = "a"
+library = "mbedtls"
+)";
+
+std::string error_of(const std::string& text) {
+  auto suite = parse_suite(text, "s.toml");
+  EXPECT_FALSE(suite.has_value()) << "expected an error for:\n" << text;
+  return suite ? std::string() : suite.error().message;
+}
+
+TEST(SuiteLoader, LoadsTheDefaultSuiteFromTheRepository) {
+  auto suite = load_suite(std::filesystem::path(FATHOM_SOURCE_DIR) / "suites" / "default.toml");
+  ASSERT_TRUE(suite.has_value()) << suite.error().message;
+  EXPECT_EQ(suite->name, "default");
+  EXPECT_EQ(suite->boards, std::vector<std::string>{"sim-m33"});
+  EXPECT_EQ(suite->runs, 10u);
+  EXPECT_EQ(suite->warmup, 1u);
+  ASSERT_EQ(suite->configurations.size(), 2u);
+  const auto& defaults = suite->configurations[0];
+  EXPECT_EQ(defaults.name, "mbedtls");
+  EXPECT_EQ(defaults.library, "mbedtls");
+  EXPECT_EQ(defaults.expect_symbols_present, std::vector<std::string>{"ecp_mod_p256"});
+  const auto& no_optim = suite->configurations[1];
+  EXPECT_EQ(no_optim.name, "mbedtls-no-nist-optim");
+  EXPECT_EQ(no_optim.undefines, std::vector<std::string>{"MBEDTLS_ECP_NIST_OPTIM"});
+  EXPECT_EQ(no_optim.expect_symbols_absent, std::vector<std::string>{"ecp_mod_p256"});
+  EXPECT_TRUE(no_optim.expect_symbols_present.empty());
+}
+
+TEST(SuiteLoader, ParsesEveryFieldAndAppliesDefaults) {
+  auto suite = parse_suite(R"([suite]
+name = "full"
+description = "d"
+boards = ["sim-m33", "other-board"]
+runs = 3
+warmup = 0
+operations = ["sha256_1k", "ecdsa_p256_sign"]
+cycle_budget = 5000
+
+[[configuration]]
+name = "x.1"
+library = "mbedtls"
+cflags = ["-Os", "-g"]
+defines = ["A", "B=2"]
+undefines = ["C"]
+harness_defines = ["FATHOM_TEST_HOOK=1"]
+
+[configuration.expect]
+symbols_present = ["p"]
+symbols_absent = ["q"]
+
+[[configuration]]
+name = "y"
+library = "mbedtls"
+)",
+                           "full.toml");
+  ASSERT_TRUE(suite.has_value()) << suite.error().message;
+  EXPECT_EQ(suite->description, "d");
+  EXPECT_EQ(suite->boards.size(), 2u);
+  EXPECT_EQ(suite->runs, 3u);
+  EXPECT_EQ(suite->warmup, 0u);
+  EXPECT_EQ(suite->operations.size(), 2u);
+  EXPECT_EQ(suite->cycle_budget, 5000u);
+  const auto& x = suite->configurations[0];
+  EXPECT_EQ(x.cflags, (std::vector<std::string>{"-Os", "-g"}));
+  EXPECT_EQ(x.defines, (std::vector<std::string>{"A", "B=2"}));
+  EXPECT_EQ(x.harness_defines, std::vector<std::string>{"FATHOM_TEST_HOOK=1"});
+  EXPECT_EQ(x.expect_symbols_present, std::vector<std::string>{"p"});
+  EXPECT_EQ(x.expect_symbols_absent, std::vector<std::string>{"q"});
+  const auto& y = suite->configurations[1];
+  EXPECT_EQ(y.cflags, std::vector<std::string>{"-O2"});  // default
+  EXPECT_TRUE(y.defines.empty());
+
+  auto minimal = parse_suite(kValid, "s.toml");
+  ASSERT_TRUE(minimal.has_value()) << minimal.error().message;
+  EXPECT_EQ(minimal->runs, 10u);
+  EXPECT_EQ(minimal->warmup, 1u);
+  EXPECT_TRUE(minimal->operations.empty());
+}
+
+TEST(SuiteLoader, SyntaxErrorsCarryLineAndColumn) {
+  const std::string message = error_of("[suite]\nname = \"t\"\nruns = = 3\n");
+  EXPECT_EQ(message.rfind("s.toml:3:", 0), 0u) << message;
+  EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+}
+
+TEST(SuiteLoader, UnknownKeysAreErrorsAtTheKey) {
+  EXPECT_EQ(error_of("[suite]\nname = \"t\"\nboards = [\"b\"]\nrunz = 5\n"
+                     "[[configuration]]\nname = \"a\"\nlibrary = \"m\"\n"),
+            "s.toml:4:1: unknown key 'runz' in [suite]");
+  EXPECT_EQ(error_of(kValid + "libary = \"x\"\n"),
+            "s.toml:8:1: unknown key 'libary' in [[configuration]] 'a'");
+  EXPECT_EQ(error_of(kValid + "expect.symbol_present = [\"x\"]\n"),
+            "s.toml:8:8: unknown key 'symbol_present' in 'expect' of [[configuration]] 'a'");
+  EXPECT_EQ(error_of("extra = 1\n" + kValid),
+            "s.toml:1:1: unknown key 'extra' in the top level of the suite file");
+}
+
+TEST(SuiteLoader, WrongTypesAreErrorsAtTheValue) {
+  EXPECT_EQ(error_of("[suite]\nname = \"t\"\nboards = [\"b\"]\nruns = \"10\"\n"
+                     "[[configuration]]\nname = \"a\"\nlibrary = \"m\"\n"),
+            "s.toml:4:8: 'runs' in [suite] must be an integer, not a string");
+  EXPECT_EQ(error_of(kValid + "defines = [\"A\", 3]\n"),
+            "s.toml:8:17: 'defines' in [[configuration]] 'a' must contain only strings, found "
+            "an integer");
+  EXPECT_EQ(error_of(kValid + "cflags = \"-O2\"\n"),
+            "s.toml:8:10: 'cflags' in [[configuration]] 'a' must be an array of strings, not a "
+            "string");
+}
+
+TEST(SuiteLoader, RequiredFieldsAreReportedAtTheirTable) {
+  EXPECT_EQ(error_of("[suite]\nname = \"t\"\nboards = [\"b\"]\n[[configuration]]\nname = \"a\"\n"),
+            "s.toml:4:1: [[configuration]] 'a' is missing required key 'library'");
+  EXPECT_EQ(error_of("[suite]\nname = \"t\"\nboards = [\"b\"]\n[[configuration]]\nlibrary = \"m\"\n"),
+            "s.toml:4:1: [[configuration]] #1 is missing required key 'name'");
+  EXPECT_NE(error_of("[suite]\nname = \"t\"\nboards = [\"b\"]\n").find("no [[configuration]]"),
+            std::string::npos);
+  EXPECT_NE(error_of("[[configuration]]\nname = \"a\"\nlibrary = \"m\"\n").find("s.toml:1:1: missing the [suite]"),
+            std::string::npos);
+  EXPECT_NE(error_of("[suite]\nname = \"t\"\nboards = []\n[[configuration]]\nname = \"a\"\nlibrary = \"m\"\n")
+                .find("s.toml:3:10:"),
+            std::string::npos);
+}
+
+TEST(SuiteLoader, RangesAreChecked) {
+  auto with = [](const std::string& line) {
+    return "[suite]\nname = \"t\"\nboards = [\"b\"]\n" + line +
+           "\n[[configuration]]\nname = \"a\"\nlibrary = \"m\"\n";
+  };
+  EXPECT_EQ(error_of(with("runs = 0")),
+            "s.toml:4:8: 'runs' in [suite] is 0; it must be between 1 and 100000");
+  EXPECT_EQ(error_of(with("runs = 100001")),
+            "s.toml:4:8: 'runs' in [suite] is 100001; it must be between 1 and 100000");
+  EXPECT_EQ(error_of(with("warmup = -1")),
+            "s.toml:4:10: 'warmup' in [suite] is -1; it must be between 0 and 100000");
+  EXPECT_TRUE(parse_suite(with("runs = 100000"), "s.toml").has_value());
+  EXPECT_TRUE(parse_suite(with("runs = 1"), "s.toml").has_value());
+}
+
+TEST(SuiteLoader, NamesMustMatchThePattern) {
+  EXPECT_NE(error_of("[suite]\nname = \"t\"\nboards = [\"b\"]\n[[configuration]]\nname = \"Bad\"\nlibrary = \"m\"\n")
+                .find("s.toml:5:8: 'Bad' is not a valid name"),
+            std::string::npos);
+  EXPECT_NE(error_of("[suite]\nname = \"t\"\nboards = [\"b\"]\n[[configuration]]\nname = \"-a\"\nlibrary = \"m\"\n")
+                .find("s.toml:5:8:"),
+            std::string::npos);
+  EXPECT_NE(error_of("[suite]\nname = \"t\"\nboards = [\"../x\"]\n[[configuration]]\nname = \"a\"\nlibrary = \"m\"\n")
+                .find("s.toml:3:11: 'boards' in [suite]: '../x' is not a valid name"),
+            std::string::npos);
+  EXPECT_NE(error_of(kValid + "defines = [\"1X=2\"]\n").find("s.toml:8:12:"), std::string::npos);
+  EXPECT_NE(error_of(kValid + "cflags = [\"main.c\"]\n").find("not a compiler flag"),
+            std::string::npos);
+}
+
+TEST(SuiteLoader, ConfigurationNamesAreUnique) {
+  EXPECT_EQ(error_of(kValid + "[[configuration]]\nname = \"a\"\nlibrary = \"m\"\n"),
+            "s.toml:9:8: configuration name 'a' is used twice");
+}
+
+TEST(SuiteLoader, ContradictionsAreErrors) {
+  EXPECT_NE(error_of(kValid + "defines = [\"X=1\"]\nundefines = [\"X\"]\n")
+                .find("both defines and undefines X"),
+            std::string::npos);
+  EXPECT_NE(error_of(kValid + "expect.symbols_present = [\"s\"]\nexpect.symbols_absent = [\"s\"]\n")
+                .find("expected both present and absent"),
+            std::string::npos);
+  EXPECT_NE(error_of(kValid + "undefines = [\"X\", \"X\"]\n").find("lists 'X' twice"),
+            std::string::npos);
+}
+
+TEST(SuiteLoader, MissingFileIsAnErrorNamingIt) {
+  auto suite = load_suite("/nonexistent/dir/s.toml");
+  ASSERT_FALSE(suite.has_value());
+  EXPECT_NE(suite.error().message.find("/nonexistent/dir/s.toml"), std::string::npos);
+}
+
+TEST(SuiteLoader, FindConfigurationListsTheAlternatives) {
+  auto suite = parse_suite(kValid, "s.toml");
+  ASSERT_TRUE(suite.has_value());
+  auto found = find_configuration(*suite, "a");
+  ASSERT_TRUE(found.has_value());
+  EXPECT_EQ((*found)->name, "a");
+  auto missing = find_configuration(*suite, "b");
+  ASSERT_FALSE(missing.has_value());
+  EXPECT_EQ(missing.error().message, "suite 't' has no configuration 'b'; it has: a");
+}
+
+}  // namespace
+}  // namespace fathom::suite
