@@ -1,14 +1,62 @@
+#include <fmt/core.h>
+#include <fmt/ranges.h>
+
+#include "build/workload_catalog.h"
+#include "cli/cli.h"
 #include "cli/commands.h"
+#include "cli/paths.h"
+#include "suite/board_loader.h"
+#include "suite/suite_loader.h"
 #include "util/error.h"
 
 namespace fathom::cli {
+namespace {
+
+int list(const std::string& suite_name) {
+  auto path = resolve_suite(suite_name);
+  if (!path) throw util::FatalError(path.error().message, kExitUsage);
+  auto suite = suite::load_suite(*path);
+  if (!suite) throw util::FatalError(suite.error().message, kExitUsage);
+  const auto firmware = repository_root() / "firmware";
+
+  fmt::print("suite {} ({})\n", suite->name, path->string());
+  if (!suite->description.empty()) fmt::print("  {}\n", suite->description);
+  fmt::print("\nconfigurations:\n");
+  std::vector<std::string> libraries;
+  for (const auto& c : suite->configurations) {
+    fmt::print("  {:<28} {:<10} {}\n", c.name, c.library, c.description);
+    if (std::find(libraries.begin(), libraries.end(), c.library) == libraries.end())
+      libraries.push_back(c.library);
+  }
+  fmt::print("\noperations:\n");
+  for (const auto& lib : libraries) {
+    auto ops = build::workload_operations(firmware, lib);
+    fmt::print("  {:<10} {}\n", lib, fmt::join(ops, ", "));
+  }
+  if (!suite->operations.empty())
+    fmt::print("  (this suite runs only: {})\n", fmt::join(suite->operations, ", "));
+  fmt::print("\nboards:\n");
+  for (const auto& name : suite::list_boards(firmware / "boards")) {
+    auto board = suite::load_board(firmware / "boards", name);
+    if (!board) {
+      fmt::print("  {:<10} (invalid: {})\n", name, board.error().message);
+      continue;
+    }
+    const bool used = std::find(suite->boards.begin(), suite->boards.end(), name) !=
+                      suite->boards.end();
+    fmt::print("  {:<10} {:<11} {:>4} MHz  {}{}\n", name, board->core, board->clock_hz / 1000000,
+               board->description, used ? "  [in suite]" : "");
+  }
+  return kExitOk;
+}
+
+}  // namespace
 
 void register_list_command(CLI::App& app, CommandState& state) {
-  auto* cmd = app.add_subcommand("list", "(not yet implemented)");
-  cmd->callback([&state] {
-    (void)state;
-    throw util::FatalError("'list' is not implemented yet");
-  });
+  auto suite = std::make_shared<std::string>();
+  auto* cmd = app.add_subcommand("list", "List a suite's configurations, operations and boards");
+  cmd->add_option("suite", *suite, "Suite name or path (default: default)");
+  cmd->callback([suite, &state] { state.exit_code = list(*suite); });
 }
 
 }  // namespace fathom::cli

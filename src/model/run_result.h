@@ -80,6 +80,9 @@ struct ImageResult {
   std::optional<ImageSize> size;
   uint64_t total_cycles = 0;
   uint64_t total_instructions = 0;
+  // Host wall time the target took to run the image. Not deterministic, so no report prints
+  // it; `fathom bench` uses it for simulator speed.
+  double host_seconds = 0;
   std::vector<OperationResult> operations;
   std::vector<std::string> console_log;  // non-record lines the firmware printed
 };

@@ -153,16 +153,12 @@ util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOpt
         image.fault = ran->fault;
         image.total_cycles = ran->total_cycles;
         image.total_instructions = ran->total_instructions;
+        image.host_seconds = ran->host_seconds;
         image.operations = std::move(ran->operations);
         image.console_log = std::move(ran->console_log);
         for (auto& op : image.operations) enforce_kat_gate(op);
-        std::vector<std::string> problems;
-        if (ran->fault)
-          problems.push_back(fmt::format("fault {} at {:#010x} in {}: {}", ran->fault->kind,
-                                         ran->fault->pc, ran->fault->function,
-                                         ran->fault->detail));
-        for (const auto& e : ran->errors) problems.push_back(e);
-        if (!problems.empty()) image.error = fmt::format("{}", fmt::join(problems, "; "));
+        // The fault is reported from image.fault; protocol problems go into image.error.
+        if (!ran->errors.empty()) image.error = fmt::format("{}", fmt::join(ran->errors, "; "));
         return {};
       };
       if (auto r = run_image(); !r) {

@@ -270,8 +270,13 @@ class Decoder {
                                 i0 ? "t1" : "t0", i0 ? *t1 : *t0));
       return;
     }
-    cal_instructions_ = probes_->instructions(*i1) - probes_->instructions(*i0);
     probe_cursor_ = std::max(probe_cursor_, *i1 + 1);
+    if (probes_->instructions(*i1) < probes_->instructions(*i0)) {
+      error(record, "CAL: the instruction count decreased between its reads; no instruction "
+                    "counts for this image");
+      return;
+    }
+    cal_instructions_ = probes_->instructions(*i1) - probes_->instructions(*i0);
   }
 
   void on_kat(const Record& record) {
@@ -401,12 +406,14 @@ class Decoder {
       problem = fmt::format("no CYCCNT read returned {}={}", i0 ? "t1" : "t0", i0 ? t1 : t0);
     } else {
       probe_cursor_ = std::max(probe_cursor_, *i1 + 1);
-      const uint64_t between = probes_->instructions(*i1) - probes_->instructions(*i0);
-      if (probes_->instructions(*i1) < probes_->instructions(*i0) || between < *cal_instructions_)
-        problem = fmt::format("{} instructions between its reads, fewer than the {} of CAL",
-                              static_cast<int64_t>(between), *cal_instructions_);
+      const uint64_t at_t0 = probes_->instructions(*i0);
+      const uint64_t at_t1 = probes_->instructions(*i1);
+      if (at_t1 < at_t0 || at_t1 - at_t0 < *cal_instructions_)
+        problem = fmt::format("instruction count went from {} to {} between its reads, less "
+                              "than the {} of CAL",
+                              at_t0, at_t1, *cal_instructions_);
       else
-        op.instruction_samples.push_back(between - *cal_instructions_);
+        op.instruction_samples.push_back(at_t1 - at_t0 - *cal_instructions_);
     }
     if (problem.empty()) return;
     // Report once per operation; the CAL problem was already reported at CAL.

@@ -32,9 +32,12 @@ std::string optional_text(const std::optional<uint64_t>& value) {
 
 std::string kat_word(model::KatStatus kat) {
   switch (kat) {
-    case model::KatStatus::kPassed: return "pass";
-    case model::KatStatus::kFailed: return "fail";
-    case model::KatStatus::kNotRun: break;
+    case model::KatStatus::kPassed:
+      return "pass";
+    case model::KatStatus::kFailed:
+      return "fail";
+    case model::KatStatus::kNotRun:
+      break;
   }
   return "not-run";
 }
@@ -44,10 +47,20 @@ std::string kat_word(model::KatStatus kat) {
 void CsvWriter::write(const model::RunResult& run, std::ostream& out) const {
   const Summary summary = summarize_run(run, RowOrder::kImage);
   const bool with_ratio = summary.configuration_count >= 2;
-  std::vector<std::string> header = {
-      "suite", "configuration", "board", "operation", "kat", "kat_failed_vectors", "runs",
-      "cycles_median", "cycles_p99", "cycles_mean", "cycles_min", "cycles_max",
-      "instructions_median", "time_us"};
+  std::vector<std::string> header = {"suite",
+                                     "configuration",
+                                     "board",
+                                     "operation",
+                                     "kat",
+                                     "kat_failed_vectors",
+                                     "runs",
+                                     "cycles_median",
+                                     "cycles_p99",
+                                     "cycles_mean",
+                                     "cycles_min",
+                                     "cycles_max",
+                                     "instructions_median",
+                                     "time_us"};
   if (with_ratio) header.push_back("ratio");
   for (const char* name : {"peak_stack_bytes", "heap_peak_bytes", "allocations", "clock_hz",
                            "image_completed", "image_error", "error"})
@@ -70,9 +83,9 @@ void CsvWriter::write(const model::RunResult& run, std::ostream& out) const {
     }
     if (row.timed) {
       const auto& c = *op->cycles;
-      fields.insert(fields.end(), {std::to_string(c.count), plain_number(c.median),
-                                   plain_number(c.p99), plain_number(c.mean),
-                                   std::to_string(c.min), std::to_string(c.max)});
+      fields.insert(fields.end(),
+                    {std::to_string(c.count), plain_number(c.median), plain_number(c.p99),
+                     plain_number(c.mean), std::to_string(c.min), std::to_string(c.max)});
       fields.push_back(op->instructions ? plain_number(op->instructions->median) : "");
       fields.push_back(row.time_us ? fmt::format("{:.3f}", *row.time_us) : "");
     } else {
@@ -80,9 +93,9 @@ void CsvWriter::write(const model::RunResult& run, std::ostream& out) const {
     }
     if (with_ratio) fields.push_back(row.ratio ? fmt::format("{:.4f}", *row.ratio) : "");
     if (row.kat_passed) {
-      fields.insert(fields.end(), {optional_text(op->peak_stack_bytes),
-                                   optional_text(op->heap_peak_bytes),
-                                   optional_text(op->allocations)});
+      fields.insert(fields.end(),
+                    {optional_text(op->peak_stack_bytes), optional_text(op->heap_peak_bytes),
+                     optional_text(op->allocations)});
     } else {
       fields.insert(fields.end(), 3, "");
     }

@@ -1,8 +1,7 @@
 #include "report/json_writer.h"
 
-#include <nlohmann/json.hpp>
-
 #include <cmath>
+#include <nlohmann/json.hpp>
 
 namespace fathom::report {
 namespace {
@@ -32,9 +31,12 @@ Json statistics(const std::optional<model::Statistics>& stats) {
 
 std::string kat_status(model::KatStatus kat) {
   switch (kat) {
-    case model::KatStatus::kPassed: return "passed";
-    case model::KatStatus::kFailed: return "failed";
-    case model::KatStatus::kNotRun: break;
+    case model::KatStatus::kPassed:
+      return "passed";
+    case model::KatStatus::kFailed:
+      return "failed";
+    case model::KatStatus::kNotRun:
+      break;
   }
   return "not-run";
 }
@@ -70,7 +72,8 @@ Json operation(const model::OperationResult& op) {
   Json kat;
   kat["status"] = kat_status(op.kat);
   Json vectors = Json::array();
-  for (const auto& v : op.kat_vectors) vectors.push_back(Json{{"name", v.name}, {"passed", v.passed}});
+  for (const auto& v : op.kat_vectors)
+    vectors.push_back(Json{{"name", v.name}, {"passed", v.passed}});
   kat["vectors"] = std::move(vectors);
   out["kat"] = std::move(kat);
   Json samples;

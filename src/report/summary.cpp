@@ -50,9 +50,12 @@ std::string plain_number(double value) {
 
 std::string kat_text(const model::OperationResult& op) {
   switch (op.kat) {
-    case model::KatStatus::kPassed: return "pass";
-    case model::KatStatus::kNotRun: return "not run";
-    case model::KatStatus::kFailed: break;
+    case model::KatStatus::kPassed:
+      return "pass";
+    case model::KatStatus::kNotRun:
+      return "not run";
+    case model::KatStatus::kFailed:
+      break;
   }
   std::vector<std::string> failed;
   for (const auto& v : op.kat_vectors)
@@ -66,9 +69,12 @@ std::string row_note(const SummaryRow& row) {
   if (!row.operation->error.empty()) return row.operation->error;
   if (row.timed) return "";
   switch (row.operation->kat) {
-    case model::KatStatus::kFailed: return "KAT failed";
-    case model::KatStatus::kNotRun: return "KAT not run";
-    case model::KatStatus::kPassed: return "no timed runs";
+    case model::KatStatus::kFailed:
+      return "KAT failed";
+    case model::KatStatus::kNotRun:
+      return "KAT not run";
+    case model::KatStatus::kPassed:
+      return "no timed runs";
   }
   return "";
 }
@@ -130,9 +136,9 @@ Summary summarize_run(const model::RunResult& run, RowOrder order) {
 
   for (const auto& image : run.images) {
     const std::string label = image_label(image);
-    if (image.fault) summary.problems.push_back(fmt::format("{}: {}", label, fault_text(*image.fault)));
-    if (!image.error.empty() &&
-        (!image.fault || image.error != fault_text(*image.fault)))
+    if (image.fault)
+      summary.problems.push_back(fmt::format("{}: {}", label, fault_text(*image.fault)));
+    if (!image.error.empty() && (!image.fault || image.error != fault_text(*image.fault)))
       summary.problems.push_back(fmt::format("{}: {}", label, image.error));
     if (!image.completed && !image.fault && image.error.empty())
       summary.problems.push_back(fmt::format("{}: did not complete", label));

@@ -19,6 +19,15 @@ std::string optional_count(const std::optional<uint64_t>& value, bool show) {
   return show && value ? with_thousands(*value) : kMissing;
 }
 
+// "31,250.00": two decimals, thousands separators in the integer part.
+std::string microseconds(double value) {
+  if (!std::isfinite(value) || value < 0) return kMissing;
+  const std::string text = fmt::format("{:.2f}", value);
+  const auto dot = text.find('.');
+  const auto whole = static_cast<uint64_t>(std::stoull(text.substr(0, dot)));
+  return with_thousands(whole) + text.substr(dot);
+}
+
 }  // namespace
 
 Grid summary_grid(const Summary& summary) {
@@ -41,40 +50,36 @@ Grid summary_grid(const Summary& summary) {
   columns.push_back({"operation", false, [](auto& r) {
                        return r.operation ? r.operation->operation : std::string(kMissing);
                      }});
-  columns.push_back({"median [cycles]", true, [&](auto& r) {
-                       return stats(r) ? cycles(stats(r)->median) : kMissing;
-                     }});
-  columns.push_back({"p99 [cycles]", true, [&](auto& r) {
-                       return stats(r) ? cycles(stats(r)->p99) : kMissing;
-                     }});
-  columns.push_back({"min [cycles]", true, [&](auto& r) {
-                       return stats(r) ? with_thousands(stats(r)->min) : kMissing;
-                     }});
-  columns.push_back({"max [cycles]", true, [&](auto& r) {
-                       return stats(r) ? with_thousands(stats(r)->max) : kMissing;
-                     }});
-  columns.push_back({"n", true, [&](auto& r) {
-                       return stats(r) ? std::to_string(stats(r)->count) : kMissing;
-                     }});
+  columns.push_back({"median [cycles]", true,
+                     [&](auto& r) { return stats(r) ? cycles(stats(r)->median) : kMissing; }});
+  columns.push_back(
+      {"p99 [cycles]", true, [&](auto& r) { return stats(r) ? cycles(stats(r)->p99) : kMissing; }});
+  columns.push_back({"min [cycles]", true,
+                     [&](auto& r) { return stats(r) ? with_thousands(stats(r)->min) : kMissing; }});
+  columns.push_back({"max [cycles]", true,
+                     [&](auto& r) { return stats(r) ? with_thousands(stats(r)->max) : kMissing; }});
+  columns.push_back(
+      {"n", true, [&](auto& r) { return stats(r) ? std::to_string(stats(r)->count) : kMissing; }});
   columns.push_back({"instructions (median)", true, [](auto& r) {
                        return r.timed && r.operation->instructions
                                   ? cycles(r.operation->instructions->median)
                                   : kMissing;
                      }});
-  columns.push_back({"time [µs]", true, [](auto& r) {
-                       return r.time_us ? fmt::format("{:.2f}", *r.time_us) : kMissing;
-                     }});
+  columns.push_back(
+      {"time [µs]", true, [](auto& r) { return r.time_us ? microseconds(*r.time_us) : kMissing; }});
   if (show_ratio)
     columns.push_back({"ratio", true, [](auto& r) {
                          return r.ratio ? fmt::format("{:.2f}×", *r.ratio) : kMissing;
                        }});
   columns.push_back({"peak stack [bytes]", true, [](auto& r) {
-                       return r.operation ? optional_count(r.operation->peak_stack_bytes, r.kat_passed)
-                                          : kMissing;
+                       return r.operation
+                                  ? optional_count(r.operation->peak_stack_bytes, r.kat_passed)
+                                  : kMissing;
                      }});
   columns.push_back({"heap peak [bytes]", true, [](auto& r) {
-                       return r.operation ? optional_count(r.operation->heap_peak_bytes, r.kat_passed)
-                                          : kMissing;
+                       return r.operation
+                                  ? optional_count(r.operation->heap_peak_bytes, r.kat_passed)
+                                  : kMissing;
                      }});
   columns.push_back({"allocs", true, [](auto& r) {
                        return r.operation ? optional_count(r.operation->allocations, r.kat_passed)

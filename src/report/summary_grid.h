@@ -12,7 +12,7 @@ namespace fathom::report {
 
 struct Grid {
   std::vector<std::string> headers;
-  std::vector<bool> right_aligned;           // per column
+  std::vector<bool> right_aligned;             // per column
   std::vector<std::vector<std::string>> rows;  // each has headers.size() cells
 };
 

@@ -1,6 +1,7 @@
 #include "report/table_writer.h"
 
 #include <algorithm>
+#include <sstream>
 
 #include "report/summary_grid.h"
 
@@ -10,25 +11,29 @@ namespace {
 // Terminal columns taken by UTF-8 `text`: one per code point (the table only uses
 // single-width characters such as 'µ' and '×').
 size_t display_width(const std::string& text) {
-  return static_cast<size_t>(std::count_if(
-      text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+  return static_cast<size_t>(std::count_if(text.begin(), text.end(), [](char c) {
+    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  }));
 }
 
 void pad(std::ostream& out, const std::string& text, size_t width, bool right) {
   const size_t fill = width - std::min(width, display_width(text));
-  if (right) out << std::string(fill, ' ') << text;
-  else out << text << std::string(fill, ' ');
+  if (right)
+    out << std::string(fill, ' ') << text;
+  else
+    out << text << std::string(fill, ' ');
 }
 
 void write_line(std::ostream& out, const std::vector<std::string>& cells,
                 const std::vector<size_t>& widths, const std::vector<bool>& right) {
+  std::ostringstream line;
   for (size_t i = 0; i < cells.size(); ++i) {
-    if (i > 0) out << "  ";
-    // The last left-aligned column is not padded, so lines carry no trailing blanks.
-    if (i + 1 == cells.size() && !right[i]) out << cells[i];
-    else pad(out, cells[i], widths[i], right[i]);
+    if (i > 0) line << "  ";
+    pad(line, cells[i], widths[i], right[i]);
   }
-  out << '\n';
+  std::string text = line.str();
+  text.erase(text.find_last_not_of(' ') + 1);  // no trailing blanks after a short last cell
+  out << text << '\n';
 }
 
 }  // namespace
@@ -43,7 +48,8 @@ void TableWriter::write(const model::RunResult& run, std::ostream& out) const {
     std::vector<size_t> widths;
     for (const auto& header : grid.headers) widths.push_back(display_width(header));
     for (const auto& row : grid.rows)
-      for (size_t i = 0; i < row.size(); ++i) widths[i] = std::max(widths[i], display_width(row[i]));
+      for (size_t i = 0; i < row.size(); ++i)
+        widths[i] = std::max(widths[i], display_width(row[i]));
     out << '\n';
     write_line(out, grid.headers, widths, grid.right_aligned);
     std::vector<std::string> rule;

@@ -16,8 +16,8 @@ namespace {
 constexpr int64_t kAddressSpaceBytes = int64_t{1} << 32;
 constexpr int64_t kMaxU32 = kAddressSpaceBytes - 1;
 
-#define FATHOM_TRY(var, expr)        \
-  auto var = (expr);                 \
+#define FATHOM_TRY(var, expr) \
+  auto var = (expr);          \
   if (!var) return tl::unexpected(std::move(var).error())
 
 struct ParsedRegion {
@@ -46,8 +46,8 @@ util::Result<ParsedRegion> parse_region(const toml::table& table, std::string_vi
     out.region.kind = model::MemoryKind::kRam;
   } else {
     return tl::unexpected(r.error_at_key(
-        "kind", fmt::format("kind of [[memory]] '{}' is '{}'; use \"flash\" or \"ram\"", *name,
-                            *kind)));
+        "kind",
+        fmt::format("kind of [[memory]] '{}' is '{}'; use \"flash\" or \"ram\"", *name, *kind)));
   }
   FATHOM_TRY(origin, r.integer("origin", 0, kMaxU32));
   if (!*origin)
@@ -85,8 +85,7 @@ util::Result<model::Board> parse_board(std::string_view text, std::string source
   try {
     root = toml::parse(text, source_name);
   } catch (const toml::parse_error& e) {
-    return util::fail(
-        fmt::format("{}: {}", location(source_name, e.source()), e.description()));
+    return util::fail(fmt::format("{}: {}", location(source_name, e.source()), e.description()));
   }
   TableReader r(root, source_name, "the board description");
   model::Board board;
@@ -103,9 +102,9 @@ util::Result<model::Board> parse_board(std::string_view text, std::string source
 
   FATHOM_TRY(core, r.required_string("core"));
   if (std::find(kSupportedCores.begin(), kSupportedCores.end(), *core) == kSupportedCores.end())
-    return tl::unexpected(r.error_at_key(
-        "core", fmt::format("core '{}' is not supported; use one of: {}", *core,
-                            fmt::join(kSupportedCores, ", "))));
+    return tl::unexpected(
+        r.error_at_key("core", fmt::format("core '{}' is not supported; use one of: {}", *core,
+                                           fmt::join(kSupportedCores, ", "))));
   board.core = *core;
 
   FATHOM_TRY(fpu, r.boolean("fpu"));
@@ -116,14 +115,16 @@ util::Result<model::Board> parse_board(std::string_view text, std::string source
   // 10 GHz is far above any Cortex-M; the bound catches a value typed in the wrong unit.
   FATHOM_TRY(clock, r.integer("clock_hz", 1, 10'000'000'000));
   if (!*clock)
-    return tl::unexpected(r.error_at(nullptr, "the board description is missing required key "
-                                              "'clock_hz' (the core clock in Hz, > 0)"));
+    return tl::unexpected(r.error_at(nullptr,
+                                     "the board description is missing required key "
+                                     "'clock_hz' (the core clock in Hz, > 0)"));
   board.clock_hz = static_cast<uint64_t>(**clock);
 
   FATHOM_TRY(stack, r.integer("stack_bytes", 8, kMaxU32));
   if (!*stack)
-    return tl::unexpected(r.error_at(nullptr, "the board description is missing required key "
-                                              "'stack_bytes'"));
+    return tl::unexpected(r.error_at(nullptr,
+                                     "the board description is missing required key "
+                                     "'stack_bytes'"));
   if (**stack % 8 != 0)
     return tl::unexpected(r.error_at_key(
         "stack_bytes",
@@ -133,8 +134,9 @@ util::Result<model::Board> parse_board(std::string_view text, std::string source
 
   FATHOM_TRY(console, r.integer("console_address", 0, kMaxU32 - 3));
   if (!*console)
-    return tl::unexpected(r.error_at(nullptr, "the board description is missing required key "
-                                              "'console_address'"));
+    return tl::unexpected(r.error_at(nullptr,
+                                     "the board description is missing required key "
+                                     "'console_address'"));
   board.console_address = static_cast<uint32_t>(**console);
 
   FATHOM_TRY(cflags, r.string_array("cflags", check_flag, false));
@@ -143,17 +145,19 @@ util::Result<model::Board> parse_board(std::string_view text, std::string source
   // The board layer's C sources and linker script, relative to the board's directory.
   FATHOM_TRY(firmware_sources, r.string_array("sources", nullptr, true));
   if (!*firmware_sources || (*firmware_sources)->empty())
-    return tl::unexpected(r.error_at(nullptr, "the board description is missing required key "
-                                              "'sources' (its startup and console C files)"));
+    return tl::unexpected(r.error_at(nullptr,
+                                     "the board description is missing required key "
+                                     "'sources' (its startup and console C files)"));
   board.firmware_sources = std::move(**firmware_sources);
   FATHOM_TRY(linker_script, r.required_string("linker_script"));
   board.linker_script = *linker_script;
 
   FATHOM_TRY(memory, r.table_array("memory"));
   if (!*memory)
-    return tl::unexpected(r.error_at(nullptr, "the board description has no [[memory]] "
-                                              "regions; it needs one flash and at least one "
-                                              "ram region"));
+    return tl::unexpected(r.error_at(nullptr,
+                                     "the board description has no [[memory]] "
+                                     "regions; it needs one flash and at least one "
+                                     "ram region"));
   std::vector<ParsedRegion> regions;
   for (const toml::node& node : **memory) {
     FATHOM_TRY(region, parse_region(*node.as_table(), source_name, regions.size()));
@@ -183,8 +187,8 @@ util::Result<model::Board> parse_board(std::string_view text, std::string source
   const auto ram_count = static_cast<long>(board.memory.size()) - flash_count;
   if (flash_count != 1)
     return tl::unexpected(r.error_at_key(
-        "memory", fmt::format("the board has {} flash regions; it needs exactly one",
-                              flash_count)));
+        "memory",
+        fmt::format("the board has {} flash regions; it needs exactly one", flash_count)));
   if (ram_count < 1)
     return tl::unexpected(
         r.error_at_key("memory", "the board has no ram region; it needs at least one"));
@@ -230,10 +234,10 @@ util::Result<model::Board> load_board(const std::filesystem::path& boards_dir,
   // Only names from the listing are joined to the path, so "../x" cannot escape boards_dir.
   if (std::find(available.begin(), available.end(), name) == available.end()) {
     if (available.empty())
-      return util::fail(fmt::format("unknown board '{}': {} has no boards (no */board.toml)",
-                                    name, boards_dir.string()));
-    return util::fail(fmt::format("unknown board '{}'; available boards: {}", name,
-                                  fmt::join(available, ", ")));
+      return util::fail(fmt::format("unknown board '{}': {} has no boards (no */board.toml)", name,
+                                    boards_dir.string()));
+    return util::fail(
+        fmt::format("unknown board '{}'; available boards: {}", name, fmt::join(available, ", ")));
   }
   const auto directory = boards_dir / name;
   const auto file = directory / "board.toml";
@@ -244,9 +248,10 @@ util::Result<model::Board> load_board(const std::filesystem::path& boards_dir,
   auto board = parse_board(text.str(), file.string());
   if (!board) return board;
   if (board->name != name)
-    return util::fail(fmt::format("{}: board name '{}' does not match its directory '{}'; "
-                                  "make them equal",
-                                  file.string(), board->name, name));
+    return util::fail(
+        fmt::format("{}: board name '{}' does not match its directory '{}'; "
+                    "make them equal",
+                    file.string(), board->name, name));
   board->directory = directory;
   return board;
 }

@@ -19,8 +19,8 @@
 
 namespace fathom::suite {
 
-inline constexpr std::array<std::string_view, 4> kSupportedCores = {
-    "cortex-m0plus", "cortex-m3", "cortex-m4", "cortex-m33"};
+inline constexpr std::array<std::string_view, 4> kSupportedCores = {"cortex-m0plus", "cortex-m3",
+                                                                    "cortex-m4", "cortex-m33"};
 
 // Reads `<boards_dir>/<name>/board.toml`. An unknown `name` is an error listing the boards
 // that exist; the file's `name` must equal `name`. `Board::directory` is set to

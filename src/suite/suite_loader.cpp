@@ -49,11 +49,13 @@ std::string check_cflag(std::string_view flag) {
   return "";
 }
 
-std::string macro_name(std::string_view define) { return std::string(define.substr(0, define.find('='))); }
+std::string macro_name(std::string_view define) {
+  return std::string(define.substr(0, define.find('=')));
+}
 
 // Returns early with the error of a failed Result, else binds it to `var`.
-#define FATHOM_TRY(var, expr)                                  \
-  auto var = (expr);                                           \
+#define FATHOM_TRY(var, expr) \
+  auto var = (expr);          \
   if (!var) return tl::unexpected(std::move(var).error())
 
 util::Result<model::Configuration> parse_configuration(const toml::table& table,
@@ -112,9 +114,8 @@ util::Result<model::Configuration> parse_configuration(const toml::table& table,
       if (std::find(config.expect_symbols_absent.begin(), config.expect_symbols_absent.end(),
                     symbol) != config.expect_symbols_absent.end())
         return tl::unexpected(e.error_at_key(
-            "symbols_absent",
-            fmt::format("symbol '{}' is expected both present and absent in {}", symbol,
-                        r.context())));
+            "symbols_absent", fmt::format("symbol '{}' is expected both present and absent in {}",
+                                          symbol, r.context())));
   }
 
   if (auto ok = r.finish(); !ok) return tl::unexpected(ok.error());
@@ -128,8 +129,7 @@ util::Result<model::Suite> parse_suite(std::string_view text, std::string source
   try {
     root = toml::parse(text, source_name);
   } catch (const toml::parse_error& e) {
-    return util::fail(
-        fmt::format("{}: {}", location(source_name, e.source()), e.description()));
+    return util::fail(fmt::format("{}: {}", location(source_name, e.source()), e.description()));
   }
 
   model::Suite suite;
@@ -165,9 +165,9 @@ util::Result<model::Suite> parse_suite(std::string_view text, std::string source
 
   FATHOM_TRY(configurations, top.table_array("configuration"));
   if (!*configurations)
-    return util::fail(fmt::format(
-        "{}: the suite has no [[configuration]]; add at least one (name, library)",
-        location(source_name, (*header)->source())));
+    return util::fail(
+        fmt::format("{}: the suite has no [[configuration]]; add at least one (name, library)",
+                    location(source_name, (*header)->source())));
   size_t index = 0;
   for (const toml::node& node : **configurations) {
     FATHOM_TRY(config, parse_configuration(*node.as_table(), source_name, index));
@@ -189,7 +189,8 @@ util::Result<model::Suite> parse_suite(std::string_view text, std::string source
 util::Result<model::Suite> load_suite(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in)
-    return util::fail(fmt::format("{}: cannot read the suite file (does it exist?)", path.string()));
+    return util::fail(
+        fmt::format("{}: cannot read the suite file (does it exist?)", path.string()));
   std::ostringstream text;
   text << in.rdbuf();
   if (in.bad())

@@ -17,9 +17,8 @@ bool is_valid_name(std::string_view name) {
   if (name.empty()) return false;
   auto lower_or_digit = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); };
   if (!lower_or_digit(name.front())) return false;
-  return std::all_of(name.begin() + 1, name.end(), [&](char c) {
-    return lower_or_digit(c) || c == '_' || c == '.' || c == '-';
-  });
+  return std::all_of(name.begin() + 1, name.end(),
+                     [&](char c) { return lower_or_digit(c) || c == '_' || c == '.' || c == '-'; });
 }
 
 bool is_c_identifier(std::string_view name) {
@@ -34,16 +33,26 @@ namespace {
 
 std::string_view type_name(const toml::node& node) {
   switch (node.type()) {
-    case toml::node_type::string: return "a string";
-    case toml::node_type::integer: return "an integer";
-    case toml::node_type::floating_point: return "a float";
-    case toml::node_type::boolean: return "a boolean";
-    case toml::node_type::date: return "a date";
-    case toml::node_type::time: return "a time";
-    case toml::node_type::date_time: return "a date-time";
-    case toml::node_type::array: return "an array";
-    case toml::node_type::table: return "a table";
-    default: return "nothing";
+    case toml::node_type::string:
+      return "a string";
+    case toml::node_type::integer:
+      return "an integer";
+    case toml::node_type::floating_point:
+      return "a float";
+    case toml::node_type::boolean:
+      return "a boolean";
+    case toml::node_type::date:
+      return "a date";
+    case toml::node_type::time:
+      return "a time";
+    case toml::node_type::date_time:
+      return "a date-time";
+    case toml::node_type::array:
+      return "an array";
+    case toml::node_type::table:
+      return "a table";
+    default:
+      return "nothing";
   }
 }
 
@@ -88,8 +97,8 @@ util::Result<std::optional<bool>> TableReader::boolean(std::string_view key) {
   const toml::node* node = lookup(key);
   if (!node) return std::optional<bool>{};
   if (const auto* value = node->as_boolean()) return std::optional<bool>{value->get()};
-  return tl::unexpected(error_at(node, fmt::format("'{}' in {} must be true or false, not {}",
-                                                   key, context_, type_name(*node))));
+  return tl::unexpected(error_at(node, fmt::format("'{}' in {} must be true or false, not {}", key,
+                                                   context_, type_name(*node))));
 }
 
 util::Result<std::optional<int64_t>> TableReader::integer(std::string_view key, int64_t min,
@@ -98,13 +107,13 @@ util::Result<std::optional<int64_t>> TableReader::integer(std::string_view key, 
   if (!node) return std::optional<int64_t>{};
   const auto* value = node->as_integer();
   if (!value)
-    return tl::unexpected(error_at(node, fmt::format("'{}' in {} must be an integer, not {}",
-                                                     key, context_, type_name(*node))));
+    return tl::unexpected(error_at(node, fmt::format("'{}' in {} must be an integer, not {}", key,
+                                                     context_, type_name(*node))));
   const int64_t v = value->get();
   if (v < min || v > max)
     return tl::unexpected(error_at(
-        node, fmt::format("'{}' in {} is {}; it must be between {} and {}", key, context_, v,
-                          min, max)));
+        node,
+        fmt::format("'{}' in {} is {}; it must be between {} and {}", key, context_, v, min, max)));
   return std::optional<int64_t>{v};
 }
 
@@ -114,21 +123,22 @@ util::Result<std::optional<std::vector<std::string>>> TableReader::string_array(
   if (!node) return std::optional<std::vector<std::string>>{};
   const auto* array = node->as_array();
   if (!array)
-    return tl::unexpected(error_at(node, fmt::format("'{}' in {} must be an array of strings, not {}",
-                                                     key, context_, type_name(*node))));
+    return tl::unexpected(
+        error_at(node, fmt::format("'{}' in {} must be an array of strings, not {}", key, context_,
+                                   type_name(*node))));
   std::vector<std::string> out;
   out.reserve(array->size());
   for (const toml::node& element : *array) {
     const auto* text = element.as_string();
     if (!text)
-      return tl::unexpected(error_at(
-          &element, fmt::format("'{}' in {} must contain only strings, found {}", key, context_,
-                                type_name(element))));
+      return tl::unexpected(
+          error_at(&element, fmt::format("'{}' in {} must contain only strings, found {}", key,
+                                         context_, type_name(element))));
     if (element_check) {
       const std::string problem = element_check(text->get());
       if (!problem.empty())
-        return tl::unexpected(error_at(
-            &element, fmt::format("'{}' in {}: {}", key, context_, problem)));
+        return tl::unexpected(
+            error_at(&element, fmt::format("'{}' in {}: {}", key, context_, problem)));
     }
     if (unique && std::find(out.begin(), out.end(), text->get()) != out.end())
       return tl::unexpected(error_at(
@@ -142,8 +152,8 @@ util::Result<const toml::table*> TableReader::table(std::string_view key) {
   const toml::node* node = lookup(key);
   if (!node) return nullptr;
   if (const auto* t = node->as_table()) return t;
-  return tl::unexpected(error_at(node, fmt::format("'{}' in {} must be a table, not {}", key,
-                                                   context_, type_name(*node))));
+  return tl::unexpected(error_at(
+      node, fmt::format("'{}' in {} must be a table, not {}", key, context_, type_name(*node))));
 }
 
 util::Result<const toml::array*> TableReader::table_array(std::string_view key) {
@@ -151,9 +161,9 @@ util::Result<const toml::array*> TableReader::table_array(std::string_view key) 
   if (!node) return nullptr;
   const auto* array = node->as_array();
   if (!array || !array->is_array_of_tables())
-    return tl::unexpected(error_at(
-        node, fmt::format("'{}' in {} must be an array of tables ([[{}]]), not {}", key, context_,
-                          key, type_name(*node))));
+    return tl::unexpected(
+        error_at(node, fmt::format("'{}' in {} must be an array of tables ([[{}]]), not {}", key,
+                                   context_, key, type_name(*node))));
   return array;
 }
 
@@ -168,8 +178,8 @@ util::Result<void> TableReader::finish() const {
     if (!first || position(key) < position(*first)) first = &key;
   }
   if (!first) return {};
-  return util::fail(fmt::format("{}: unknown key '{}' in {}", location(source_name_, first->source()),
-                                first->str(), context_));
+  return util::fail(fmt::format("{}: unknown key '{}' in {}",
+                                location(source_name_, first->source()), first->str(), context_));
 }
 
 }  // namespace fathom::suite

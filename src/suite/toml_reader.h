@@ -4,14 +4,14 @@
 // Every error is one line `FILE:LINE:COL: message`, pointing at the offending key or value (or
 // at the table's header when a required key is missing). A key that the caller never asked
 // for is an error once `finish()` runs, so a typo such as `runz = 5` cannot pass silently.
+#include <toml++/toml.h>
+
 #include <cstdint>
 #include <optional>
 #include <set>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <toml++/toml.h>
 
 #include "util/error.h"
 

@@ -17,7 +17,7 @@ std::string with_crc(const std::string& covered) {
   return covered + fmt::format("#{:08x}", util::crc32(covered));
 }
 
-TEST(ParseLine, ParsesValidRecord) {
+TEST(ProtocolRecord, ParsesValidRecord) {
   const std::string line = record_line(7, "SAMPLE", {"aes_128_ctr", "0", "1200", "5230"});
   auto r = parse_line(line, 12);
   ASSERT_TRUE(r) << r.error().message;
@@ -29,7 +29,7 @@ TEST(ParseLine, ParsesValidRecord) {
   EXPECT_EQ(rec.line_number, 12u);
 }
 
-TEST(ParseLine, CrcCoversBytesUpToTheSpaceBeforeHash) {
+TEST(ProtocolRecord, CrcCoversBytesUpToTheSpaceBeforeHash) {
   // From Python: "%08x" % zlib.crc32(b"@F 0 END 0 0 ") -> 0d3647dc
   EXPECT_TRUE(parse_line("@F 0 END 0 0 #0d3647dc", 1));
   // The CRC of the same bytes without the final space must not verify.
@@ -37,13 +37,13 @@ TEST(ParseLine, CrcCoversBytesUpToTheSpaceBeforeHash) {
   EXPECT_FALSE(parse_line(wrong, 1));
 }
 
-TEST(ParseLine, RecordWithoutFieldsIsValid) {
+TEST(ProtocolRecord, RecordWithoutFieldsIsValid) {
   auto r = parse_line(record_line(3, "PING", {}), 1);
   ASSERT_TRUE(r && r->has_value());
   EXPECT_TRUE((*r)->fields.empty());
 }
 
-TEST(ParseLine, FreeTextIsNotARecord) {
+TEST(ProtocolRecord, FreeTextIsNotARecord) {
   for (const std::string& text : std::vector<std::string>{"", "hello", "@F", "@Foo 1 2", " @F 0 END 0 0 #00000000",
                                  "@f 0 END", std::string("\0\xff", 2)}) {
     auto r = parse_line(text, 1);
@@ -52,14 +52,14 @@ TEST(ParseLine, FreeTextIsNotARecord) {
   }
 }
 
-TEST(ParseLine, IgnoresTrailingCarriageReturn) {
+TEST(ProtocolRecord, IgnoresTrailingCarriageReturn) {
   auto r = parse_line(record_line(0, "CAL", {"1", "2"}) + "\r", 1);
   ASSERT_TRUE(r) << r.error().message;
   ASSERT_TRUE(r->has_value());
   EXPECT_EQ((*r)->fields.back(), "2");
 }
 
-TEST(ParseLine, FlippedByteIsCrcMismatch) {
+TEST(ProtocolRecord, FlippedByteIsCrcMismatch) {
   const std::string good = record_line(4, "SAMPLE", {"op", "1", "100", "200"});
   const uint32_t sent = util::crc32(good.substr(0, good.size() - 9));
   std::string bad = good;
@@ -71,7 +71,7 @@ TEST(ParseLine, FlippedByteIsCrcMismatch) {
                         util::crc32(bad.substr(0, bad.size() - 9))));
 }
 
-TEST(ParseLine, EveryFlippedBitIsDetected) {
+TEST(ProtocolRecord, EveryFlippedBitIsDetected) {
   const std::string good = record_line(4, "KAT", {"op", "vec", "PASS"});
   for (size_t i = 3; i < good.size(); ++i) {
     for (int bit = 0; bit < 8; ++bit) {
@@ -85,7 +85,7 @@ TEST(ParseLine, EveryFlippedBitIsDetected) {
   }
 }
 
-TEST(ParseLine, BadTrailerIsError) {
+TEST(ProtocolRecord, BadTrailerIsError) {
   std::string good = record_line(0, "END", {"0", "0"});
   for (int n = 1; good.find_first_of("abcdef", good.size() - 8) == std::string::npos; ++n)
     good = record_line(0, "END", {"0", std::to_string(n)});  // want a CRC with a letter in it
@@ -101,7 +101,7 @@ TEST(ParseLine, BadTrailerIsError) {
   }
 }
 
-TEST(ParseLine, TooLongRecordIsError) {
+TEST(ProtocolRecord, TooLongRecordIsError) {
   // A record line of exactly 512 bytes with its newline is allowed; 513 is not.
   const std::string base = record_line(0, "LOG", {"x"});
   const size_t pad = 511 - base.size();
@@ -116,7 +116,7 @@ TEST(ParseLine, TooLongRecordIsError) {
   EXPECT_FALSE(parse_line("@F " + std::string(100000, '7'), 1));
 }
 
-TEST(ParseLine, MalformedStructureWithValidCrcIsError) {
+TEST(ProtocolRecord, MalformedStructureWithValidCrcIsError) {
   const std::vector<std::string> covered_variants = {
       "@F 0  END 0 0 ",      // two spaces
       "@F 0 END 0 a#b ",     // '#' inside a field
@@ -135,7 +135,7 @@ TEST(ParseLine, MalformedStructureWithValidCrcIsError) {
   }
 }
 
-TEST(ParseDecimal, AcceptsCanonicalUnsigned) {
+TEST(ProtocolRecord, ParseDecimalAcceptsCanonicalUnsigned) {
   EXPECT_EQ(parse_decimal_u64("0"), 0u);
   EXPECT_EQ(parse_decimal_u64("4294967296"), 4294967296u);
   EXPECT_EQ(parse_decimal_u64("18446744073709551615"), UINT64_MAX);

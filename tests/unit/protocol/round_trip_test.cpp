@@ -14,7 +14,7 @@ namespace {
 
 using testing::console_capture;
 
-class RoundTrip : public ::testing::Test {
+class ProtocolRoundTrip : public ::testing::Test {
  protected:
   void SetUp() override {
     fathom_rec_reset();
@@ -38,7 +38,7 @@ class RoundTrip : public ::testing::Test {
   }
 };
 
-TEST_F(RoundTrip, FieldsParseBackExactly) {
+TEST_F(ProtocolRoundTrip, FieldsParseBackExactly) {
   fathom_rec_begin("SAMPLE");
   fathom_rec_str("ecdsa_p256_sign");
   fathom_rec_u32(0);
@@ -56,7 +56,7 @@ TEST_F(RoundTrip, FieldsParseBackExactly) {
   EXPECT_EQ(fathom_rec_count(), 1u);
 }
 
-TEST_F(RoundTrip, SequenceNumbersCount) {
+TEST_F(ProtocolRoundTrip, SequenceNumbersCount) {
   for (int i = 0; i < 3; ++i) {
     fathom_rec_begin("KAT");
     fathom_rec_str("op");
@@ -72,7 +72,7 @@ TEST_F(RoundTrip, SequenceNumbersCount) {
   EXPECT_EQ(fathom_rec_count(), 3u);
 }
 
-TEST_F(RoundTrip, TextFieldsAreMadeWellFormed) {
+TEST_F(ProtocolRoundTrip, TextFieldsAreMadeWellFormed) {
   fathom_rec_begin("KAT");
   fathom_rec_str("rfc 6979 #2\t\x80");
   fathom_rec_str("");
@@ -83,7 +83,7 @@ TEST_F(RoundTrip, TextFieldsAreMadeWellFormed) {
             (std::vector<std::string>{"rfc_6979__2__", "-", "-", "!~"}));
 }
 
-TEST_F(RoundTrip, LongestRecordFitsAndLongerIsDroppedVisibly) {
+TEST_F(ProtocolRoundTrip, LongestRecordFitsAndLongerIsDroppedVisibly) {
   // "@F 0 KAT " + field + " #xxxxxxxx\n" == 512 bytes when the field has 512 - 20 bytes.
   const std::string fits(512 - 20, 'v');
   fathom_rec_begin("KAT");
@@ -102,14 +102,14 @@ TEST_F(RoundTrip, LongestRecordFitsAndLongerIsDroppedVisibly) {
   EXPECT_EQ(fathom_rec_count(), 2u);  // the number is consumed, so the host sees a gap
 }
 
-TEST_F(RoundTrip, EndWithoutBeginWritesNothing) {
+TEST_F(ProtocolRoundTrip, EndWithoutBeginWritesNothing) {
   fathom_rec_end();
   fathom_rec_u32(5);
   EXPECT_TRUE(console_capture().bytes.empty());
   EXPECT_EQ(fathom_rec_count(), 0u);
 }
 
-TEST_F(RoundTrip, HarnessShapedStreamDecodesCompletely) {
+TEST_F(ProtocolRoundTrip, HarnessShapedStreamDecodesCompletely) {
   fathom_rec_begin("HELLO");
   fathom_rec_u32(1);
   fathom_rec_str("sim-m33");

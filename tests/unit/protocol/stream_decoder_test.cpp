@@ -45,7 +45,7 @@ std::string all_errors(const DecodedStream& s) {
   return out;
 }
 
-TEST(StreamDecoder, DecodesValidStream) {
+TEST(ProtocolStreamDecoder, DecodesValidStream) {
   StreamBuilder b = valid_stream();
   b.lines.insert(b.lines.begin(), "fathom harness starting");
   const DecodedStream s = decode_stream(b.str());
@@ -81,7 +81,7 @@ TEST(StreamDecoder, DecodesValidStream) {
   EXPECT_TRUE(op.has_timing());
 }
 
-TEST(StreamDecoder, OperationsKeepFirstSeenOrder) {
+TEST(ProtocolStreamDecoder, OperationsKeepFirstSeenOrder) {
   StreamBuilder b;
   b.add("HELLO", {"1", "b", "c", "l", "v", "1", "0"})
       .add("CAL", {"0", "0"})
@@ -100,7 +100,7 @@ TEST(StreamDecoder, OperationsKeepFirstSeenOrder) {
   EXPECT_EQ(s.operations[1].cycle_samples, std::vector<uint64_t>{5});
 }
 
-TEST(StreamDecoder, CyclesWrapAroundAt32Bits) {
+TEST(ProtocolStreamDecoder, CyclesWrapAroundAt32Bits) {
   StreamBuilder b;
   b.add("HELLO", {"1", "b", "c", "l", "v", "2", "0"})
       .add("CAL", {"4294967294", "3"})  // overhead (3 - 4294967294) mod 2^32 = 5
@@ -115,7 +115,7 @@ TEST(StreamDecoder, CyclesWrapAroundAt32Bits) {
   EXPECT_TRUE(has_error(s, "took 0 cycles, less than the probe overhead 5")) << all_errors(s);
 }
 
-TEST(StreamDecoder, FlippedByteDropsRecordAndIsReported) {
+TEST(ProtocolStreamDecoder, FlippedByteDropsRecordAndIsReported) {
   StreamBuilder b = valid_stream();
   std::string& sample1 = b.lines[6];  // SAMPLE run 1: "... 7000 8210 #..."
   ASSERT_NE(sample1.find("8210"), std::string::npos);
@@ -131,7 +131,7 @@ TEST(StreamDecoder, FlippedByteDropsRecordAndIsReported) {
   EXPECT_EQ(s.operations[0].cycle_samples, (std::vector<uint64_t>{1000, 1100}));
 }
 
-TEST(StreamDecoder, TruncatedLastLineIsError) {
+TEST(ProtocolStreamDecoder, TruncatedLastLineIsError) {
   StreamBuilder b = valid_stream();
   std::string text = b.str();
   text.resize(text.size() - 5);  // cut inside END
@@ -149,13 +149,13 @@ TEST(StreamDecoder, TruncatedLastLineIsError) {
   EXPECT_TRUE(s2.log_lines.empty());
 }
 
-TEST(StreamDecoder, UnterminatedFreeTextIsKept) {
+TEST(ProtocolStreamDecoder, UnterminatedFreeTextIsKept) {
   const DecodedStream s = decode_stream(valid_stream().str() + "bye");
   EXPECT_TRUE(s.errors.empty()) << all_errors(s);
   EXPECT_EQ(s.log_lines, std::vector<std::string>{"bye"});
 }
 
-TEST(StreamDecoder, MissingEndIsTruncation) {
+TEST(ProtocolStreamDecoder, MissingEndIsTruncation) {
   StreamBuilder b = valid_stream();
   b.lines.pop_back();
   const DecodedStream s = decode_stream(b.str());
@@ -165,14 +165,14 @@ TEST(StreamDecoder, MissingEndIsTruncation) {
   EXPECT_EQ(s.operations[0].cycle_samples.size(), 3u);
 }
 
-TEST(StreamDecoder, EmptyStreamIsTruncation) {
+TEST(ProtocolStreamDecoder, EmptyStreamIsTruncation) {
   const DecodedStream s = decode_stream("");
   EXPECT_FALSE(s.completed);
   EXPECT_TRUE(has_error(s, "no records at all"));
   EXPECT_TRUE(s.operations.empty());
 }
 
-TEST(StreamDecoder, InterleavedStreamsNeverMixNumbers) {
+TEST(ProtocolStreamDecoder, InterleavedStreamsNeverMixNumbers) {
   // Two images' consoles alternating line by line; the second has different samples.
   StreamBuilder a = valid_stream("board-a");
   StreamBuilder other = valid_stream("board-b");
@@ -200,7 +200,7 @@ TEST(StreamDecoder, InterleavedStreamsNeverMixNumbers) {
   EXPECT_FALSE(s.errors.empty());
 }
 
-TEST(StreamDecoder, InterleavedStreamAheadIsReportedAsGap) {
+TEST(ProtocolStreamDecoder, InterleavedStreamAheadIsReportedAsGap) {
   StreamBuilder a = valid_stream();
   StreamBuilder b = valid_stream();
   // A record of another stream with a higher sequence number arrives between A's records.
@@ -215,7 +215,7 @@ TEST(StreamDecoder, InterleavedStreamAheadIsReportedAsGap) {
   EXPECT_FALSE(s.completed);
 }
 
-TEST(StreamDecoder, RepeatedRecordIsDropped) {
+TEST(ProtocolStreamDecoder, RepeatedRecordIsDropped) {
   StreamBuilder b = valid_stream();
   b.lines.insert(b.lines.begin() + 6, b.lines[5]);  // SAMPLE run 0 twice
   const DecodedStream s = decode_stream(b.str());
@@ -227,7 +227,7 @@ TEST(StreamDecoder, RepeatedRecordIsDropped) {
   EXPECT_TRUE(s.completed);
 }
 
-TEST(StreamDecoder, DroppedRecordIsReported) {
+TEST(ProtocolStreamDecoder, DroppedRecordIsReported) {
   StreamBuilder b = valid_stream();
   b.lines.erase(b.lines.begin() + 7);  // record 7 (SAMPLE run 2) lost
   const DecodedStream s = decode_stream(b.str());
@@ -237,7 +237,7 @@ TEST(StreamDecoder, DroppedRecordIsReported) {
   EXPECT_FALSE(s.completed);
 }
 
-TEST(StreamDecoder, RecordAfterEndIsError) {
+TEST(ProtocolStreamDecoder, RecordAfterEndIsError) {
   StreamBuilder b = valid_stream();
   b.add("SAMPLE", {"sha256", "0", "0", "99999"});
   const DecodedStream s = decode_stream(b.str());
@@ -246,7 +246,7 @@ TEST(StreamDecoder, RecordAfterEndIsError) {
   EXPECT_TRUE(s.completed);  // END itself was fine; the error list marks the stream bad
 }
 
-TEST(StreamDecoder, EndCountsMustAgree) {
+TEST(ProtocolStreamDecoder, EndCountsMustAgree) {
   StreamBuilder b = preamble();
   b.add("END", {"0", "4"});  // claims 4 records before it, but it is seq 5
   const DecodedStream s = decode_stream(b.str());
@@ -261,7 +261,7 @@ TEST(StreamDecoder, EndCountsMustAgree) {
   EXPECT_FALSE(s2.completed);
 }
 
-TEST(StreamDecoder, GarbageAndNulBytesInFreeTextAreEscaped) {
+TEST(ProtocolStreamDecoder, GarbageAndNulBytesInFreeTextAreEscaped) {
   StreamBuilder b = valid_stream();
   b.lines.insert(b.lines.begin() + 1, std::string("boot\0\xff\x1b[31m\\ok", 14));
   b.lines.insert(b.lines.begin() + 3, std::string("\0\0\0", 3));
@@ -272,14 +272,14 @@ TEST(StreamDecoder, GarbageAndNulBytesInFreeTextAreEscaped) {
             (std::vector<std::string>{"boot\\x00\\xff\\x1b[31m\\\\ok", "\\x00\\x00\\x00"}));
 }
 
-TEST(StreamDecoder, NulByteInsideRecordIsCrcError) {
+TEST(ProtocolStreamDecoder, NulByteInsideRecordIsCrcError) {
   StreamBuilder b = valid_stream();
   b.lines[5][20] = '\0';
   const DecodedStream s = decode_stream(b.str());
   EXPECT_TRUE(has_error(s, "line 6: record CRC mismatch")) << all_errors(s);
 }
 
-TEST(StreamDecoder, RandomBytesNeverCrashOrYieldNumbers) {
+TEST(ProtocolStreamDecoder, RandomBytesNeverCrashOrYieldNumbers) {
   std::string noise;
   uint32_t x = 12345;
   for (int i = 0; i < 200000; ++i) {
@@ -295,7 +295,7 @@ TEST(StreamDecoder, RandomBytesNeverCrashOrYieldNumbers) {
     for (char c : line) EXPECT_TRUE(c >= 0x20 && c <= 0x7e);
 }
 
-TEST(StreamDecoder, VeryLongLines) {
+TEST(ProtocolStreamDecoder, VeryLongLines) {
   StreamBuilder b = valid_stream();
   b.lines.insert(b.lines.begin() + 1, std::string(100000, 'x'));
   b.lines.insert(b.lines.begin() + 2, "@F 1 " + std::string(100000, '1'));
@@ -306,7 +306,7 @@ TEST(StreamDecoder, VeryLongLines) {
   EXPECT_TRUE(s.completed);  // the long record carried no sequence number that was lost
 }
 
-TEST(StreamDecoder, CrlfLineEndings) {
+TEST(ProtocolStreamDecoder, CrlfLineEndings) {
   std::string text;
   for (const auto& line : valid_stream().lines) text += line + "\r\n";
   text += "log line\r\n";
@@ -317,7 +317,7 @@ TEST(StreamDecoder, CrlfLineEndings) {
   EXPECT_EQ(s.operations[0].cycle_samples.size(), 3u);
 }
 
-TEST(StreamDecoder, SampleForFailedKatIsRejected) {
+TEST(ProtocolStreamDecoder, SampleForFailedKatIsRejected) {
   StreamBuilder b;
   b.add("HELLO", {"1", "b", "c", "l", "v", "1", "0"})
       .add("CAL", {"0", "0"})
@@ -343,7 +343,7 @@ TEST(StreamDecoder, SampleForFailedKatIsRejected) {
   EXPECT_TRUE(s.completed);
 }
 
-TEST(StreamDecoder, SampleWithoutKatsumIsRejected) {
+TEST(ProtocolStreamDecoder, SampleWithoutKatsumIsRejected) {
   StreamBuilder b;
   b.add("HELLO", {"1", "b", "c", "l", "v", "1", "0"})
       .add("CAL", {"0", "0"})
@@ -354,7 +354,7 @@ TEST(StreamDecoder, SampleWithoutKatsumIsRejected) {
   EXPECT_TRUE(s.operations.empty());
 }
 
-TEST(StreamDecoder, KatsumDisagreeingWithKatRecordsFails) {
+TEST(ProtocolStreamDecoder, KatsumDisagreeingWithKatRecordsFails) {
   StreamBuilder b = preamble();
   b.lines.erase(b.lines.begin() + 3);  // one PASS vector lost; KATSUM still says 2 of 2
   b.add("SAMPLE", {"sha256", "0", "0", "100"});
@@ -365,7 +365,7 @@ TEST(StreamDecoder, KatsumDisagreeingWithKatRecordsFails) {
   EXPECT_TRUE(s.operations[0].cycle_samples.empty());
 }
 
-TEST(StreamDecoder, SkipRunFailedDiscardsEarlierSamples) {
+TEST(ProtocolStreamDecoder, SkipRunFailedDiscardsEarlierSamples) {
   StreamBuilder b = preamble();
   b.add("SAMPLE", {"sha256", "0", "0", "1000"})
       .add("SKIP", {"sha256", "run-failed"})
@@ -379,7 +379,7 @@ TEST(StreamDecoder, SkipRunFailedDiscardsEarlierSamples) {
   EXPECT_EQ(op.error, "harness skipped timing: run-failed");
 }
 
-TEST(StreamDecoder, SkipSetupFailedCreatesFailedOperation) {
+TEST(ProtocolStreamDecoder, SkipSetupFailedCreatesFailedOperation) {
   StreamBuilder b;
   b.add("HELLO", {"1", "b", "c", "l", "v", "1", "0"})
       .add("CAL", {"0", "0"})
@@ -392,7 +392,7 @@ TEST(StreamDecoder, SkipSetupFailedCreatesFailedOperation) {
   EXPECT_EQ(s.operations[0].error, "harness skipped timing: setup-failed");
 }
 
-TEST(StreamDecoder, MalformedRecordsAreErrorsNotNumbers) {
+TEST(ProtocolStreamDecoder, MalformedRecordsAreErrorsNotNumbers) {
   StreamBuilder b = preamble();
   b.add("BOGUS", {"1"})
       .add("SAMPLE", {"sha256", "0", "100"})                // 3 fields
@@ -415,7 +415,7 @@ TEST(StreamDecoder, MalformedRecordsAreErrorsNotNumbers) {
   EXPECT_TRUE(s.completed);
 }
 
-TEST(StreamDecoder, DuplicateSampleRunIsRejected) {
+TEST(ProtocolStreamDecoder, DuplicateSampleRunIsRejected) {
   StreamBuilder b = preamble();
   b.add("SAMPLE", {"sha256", "0", "0", "1010"}).add("SAMPLE", {"sha256", "0", "0", "2010"});
   const DecodedStream s = decode_stream(b.str());
@@ -423,7 +423,7 @@ TEST(StreamDecoder, DuplicateSampleRunIsRejected) {
   EXPECT_EQ(s.operations[0].cycle_samples, std::vector<uint64_t>{1000});
 }
 
-TEST(StreamDecoder, SampleBeforeCalIsRejected) {
+TEST(ProtocolStreamDecoder, SampleBeforeCalIsRejected) {
   StreamBuilder b;
   b.add("HELLO", {"1", "b", "c", "l", "v", "1", "0"})
       .add("KAT", {"op", "v", "PASS"})
@@ -434,7 +434,7 @@ TEST(StreamDecoder, SampleBeforeCalIsRejected) {
   EXPECT_TRUE(s.operations[0].cycle_samples.empty());
 }
 
-TEST(StreamDecoder, StreamMustStartWithHello) {
+TEST(ProtocolStreamDecoder, StreamMustStartWithHello) {
   StreamBuilder b = valid_stream();
   b.lines.erase(b.lines.begin());
   const DecodedStream s = decode_stream(b.str());
@@ -445,7 +445,7 @@ TEST(StreamDecoder, StreamMustStartWithHello) {
   EXPECT_FALSE(s.completed);
 }
 
-TEST(StreamDecoder, UnsupportedProtocolVersionStopsDecoding) {
+TEST(ProtocolStreamDecoder, UnsupportedProtocolVersionStopsDecoding) {
   StreamBuilder b = valid_stream();
   b.lines[0] = testing::record_line(0, "HELLO", {"2", "b", "c", "l", "v", "3", "1"});
   const DecodedStream s = decode_stream(b.str());
@@ -469,7 +469,7 @@ std::vector<CycleProbe> probes_for_valid_stream() {
   };
 }
 
-TEST(StreamDecoder, InstructionCountsFromProbes) {
+TEST(ProtocolStreamDecoder, InstructionCountsFromProbes) {
   const auto probes = probes_for_valid_stream();
   const DecodedStream s = decode_stream(valid_stream().str(), std::span(probes));
   EXPECT_TRUE(s.errors.empty()) << all_errors(s);
@@ -480,7 +480,7 @@ TEST(StreamDecoder, InstructionCountsFromProbes) {
   EXPECT_EQ(op.cycle_samples, (std::vector<uint64_t>{1000, 1200, 1100}));
 }
 
-TEST(StreamDecoder, ProbeNotFoundLeavesNoInstructionCounts) {
+TEST(ProtocolStreamDecoder, ProbeNotFoundLeavesNoInstructionCounts) {
   auto probes = probes_for_valid_stream();
   probes[8].cyccnt = 8211;  // the read that returned 8210 is missing
   const DecodedStream s = decode_stream(valid_stream().str(), std::span(probes));
@@ -492,7 +492,7 @@ TEST(StreamDecoder, ProbeNotFoundLeavesNoInstructionCounts) {
   EXPECT_EQ(op.cycle_samples.size(), 3u);  // cycles do not depend on the probes
 }
 
-TEST(StreamDecoder, ProbesWithRepeatedValuesAreMatchedInOrder) {
+TEST(ProtocolStreamDecoder, ProbesWithRepeatedValuesAreMatchedInOrder) {
   // CYCCNT was reset between runs, so each run reads the same values 0 and 50.
   StreamBuilder b;
   b.add("HELLO", {"1", "b", "c", "l", "v", "2", "0"})
@@ -509,7 +509,7 @@ TEST(StreamDecoder, ProbesWithRepeatedValuesAreMatchedInOrder) {
   EXPECT_EQ(s.operations[0].instruction_samples, (std::vector<uint64_t>{39, 59}));
 }
 
-TEST(StreamDecoder, CalProbeMissingIsReportedOnce) {
+TEST(ProtocolStreamDecoder, CalProbeMissingIsReportedOnce) {
   const std::vector<CycleProbe> probes = {{5000, 1}, {6010, 2}};
   const DecodedStream s = decode_stream(valid_stream().str(), std::span(probes));
   EXPECT_TRUE(has_error(s, "line 2: CAL: no CYCCNT read returned t0=100")) << all_errors(s);
@@ -517,7 +517,7 @@ TEST(StreamDecoder, CalProbeMissingIsReportedOnce) {
   EXPECT_TRUE(s.operations[0].instruction_samples.empty());
 }
 
-TEST(EscapeLogText, EscapesAndCaps) {
+TEST(ProtocolStreamDecoder, EscapeLogTextEscapesAndCaps) {
   EXPECT_EQ(escape_log_text("plain text"), "plain text");
   EXPECT_EQ(escape_log_text(std::string("a\tb\0\\", 5)), "a\\x09b\\x00\\\\");
   EXPECT_EQ(escape_log_text("abcdef", 4), "abcd... (2 more bytes)");

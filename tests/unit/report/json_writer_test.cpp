@@ -40,10 +40,10 @@ TEST(JsonWriter, HasSchemaVersionFirstAndEveryImage) {
 TEST(JsonWriter, ProvenanceHasEveryField) {
   const auto doc = write(fixture::make_run(2));
   const auto& p = doc["images"][1]["provenance"];
-  for (const char* key : {"tool_version", "tool_git_revision", "compiler", "cflags", "board",
-                          "core", "clock_hz", "library", "library_version", "config_defines",
-                          "config_undefines", "source_sha256", "timing_model", "elf_sha256",
-                          "runs", "warmup"})
+  for (const char* key :
+       {"tool_version", "tool_git_revision", "compiler", "cflags", "board", "core", "clock_hz",
+        "library", "library_version", "config_defines", "config_undefines", "source_sha256",
+        "timing_model", "elf_sha256", "runs", "warmup"})
     EXPECT_TRUE(p.contains(key)) << key;
   EXPECT_EQ(p.size(), 16u);  // a new Provenance field must be added here and in the writer
   EXPECT_EQ(p["clock_hz"], 128000000);

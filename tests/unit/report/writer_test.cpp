@@ -4,8 +4,8 @@
 
 #include <sstream>
 
-#include "run_fixture.h"
 #include "report/summary.h"
+#include "run_fixture.h"
 
 namespace fathom::report {
 namespace {
@@ -19,7 +19,8 @@ std::string render(std::string_view format, const model::RunResult& run) {
 }
 
 TEST(Writer, FactoryKnowsEveryFormatAndListsThemOnError) {
-  for (const auto& format : writer_formats()) EXPECT_TRUE(make_writer(format).has_value()) << format;
+  for (const auto& format : writer_formats())
+    EXPECT_TRUE(make_writer(format).has_value()) << format;
   auto unknown = make_writer("xml");
   ASSERT_FALSE(unknown.has_value());
   EXPECT_EQ(unknown.error().message,
@@ -30,8 +31,8 @@ TEST(Writer, FailedKatShowsNoMeasuredNumberInAnyFormat) {
   const auto run = fixture::make_run(3);
   for (const auto& format : writer_formats()) {
     const std::string text = render(format, run);
-    for (uint64_t poison : {fixture::kPoisonCycles, fixture::kPoisonInstructions,
-                            fixture::kPoisonStackBytes}) {
+    for (uint64_t poison :
+         {fixture::kPoisonCycles, fixture::kPoisonInstructions, fixture::kPoisonStackBytes}) {
       EXPECT_EQ(text.find(std::to_string(poison)), std::string::npos) << format;
       EXPECT_EQ(text.find(with_thousands(poison)), std::string::npos) << format;
     }
@@ -52,8 +53,8 @@ TEST(Writer, EveryFormatIsDeterministicAndHandlesAnEmptyRun) {
 TEST(Writer, ImageFaultIsListedInEveryHumanFormat) {
   const auto run = fixture::make_run(3);
   for (const char* format : {"table", "markdown"})
-    EXPECT_NE(render(format, run).find(
-                  "broken on sim-m33: fault hardfault at 0x00001234 in foo: bad access"),
+    EXPECT_NE(render(format, run)
+                  .find("broken on sim-m33: fault hardfault at 0x00001234 in foo: bad access"),
               std::string::npos)
         << format;
 }

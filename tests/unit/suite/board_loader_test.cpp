@@ -25,7 +25,7 @@ origin = 0x20000000
 length = 0x1000
 )") {
   return "name = \"b\"\ncore = \"cortex-m4\"\nclock_hz = 1000\nstack_bytes = 256\n"
-         "console_address = 0x40000000\n" +
+         "console_address = 0x40000000\nsources = [\"start.c\"]\nlinker_script = \"b.ld\"\n" +
          extra + memory;
 }
 
@@ -47,6 +47,7 @@ TEST(BoardLoader, LoadsSimM33FromTheRepository) {
   EXPECT_EQ(board->console_address, 0x40000000u);
   EXPECT_EQ(board->cflags.front(), "-mcpu=cortex-m33");
   EXPECT_EQ(board->directory, kBoardsDir / "sim-m33");
+  EXPECT_FALSE(board->firmware_sources.empty());
   const auto* flash = board->region("flash");
   ASSERT_NE(flash, nullptr);
   EXPECT_EQ(flash->kind, model::MemoryKind::kFlash);
@@ -71,8 +72,8 @@ TEST(BoardLoader, ListsBoardsAndRejectsUnknownOnesWithTheList) {
 }
 
 TEST(BoardLoader, NameMustMatchDirectory) {
-  const auto dir = std::filesystem::temp_directory_path() /
-                   ("fathom-board-test-" + std::to_string(::getpid()));
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("fathom-board-test-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir / "other");
   std::ofstream(dir / "other" / "board.toml") << board_text();
   auto board = load_board(dir, "other");
@@ -89,50 +90,63 @@ TEST(BoardLoader, ParsesAValidBoard) {
 }
 
 TEST(BoardLoader, ErrorsCarryLineAndColumn) {
-  EXPECT_EQ(error_of(board_text("fpux = true\n")), "b.toml:6:1: unknown key 'fpux' in the board description");
+  EXPECT_EQ(error_of(board_text("fpux = true\n")),
+            "b.toml:8:1: unknown key 'fpux' in the board description");
   EXPECT_EQ(error_of(board_text("fpu = 1\n")),
-            "b.toml:6:7: 'fpu' in the board description must be true or false, not an integer");
+            "b.toml:8:7: 'fpu' in the board description must be true or false, not an integer");
   EXPECT_EQ(error_of("name = \"b\"\ncore = \"cortex-a53\"\n"),
             "b.toml:2:8: core 'cortex-a53' is not supported; use one of: cortex-m0plus, "
             "cortex-m3, cortex-m4, cortex-m33");
   EXPECT_EQ(error_of("name = \"b\"\ncore = \"cortex-m4\"\nclock_hz = 0\n"),
             "b.toml:3:12: 'clock_hz' in the board description is 0; it must be between 1 and "
             "10000000000");
-  EXPECT_EQ(error_of("name = \"b\"\ncore = \"cortex-m4\"\nclock_hz = \n").rfind("b.toml:3:", 0), 0u);
+  EXPECT_EQ(error_of("name = \"b\"\ncore = \"cortex-m4\"\nclock_hz = \n").rfind("b.toml:3:", 0),
+            0u);
 }
 
 TEST(BoardLoader, MemoryRegionsAreChecked) {
-  const std::string flash = "[[memory]]\nname = \"flash\"\nkind = \"flash\"\norigin = 0\nlength = 0x1000\n";
-  auto ram = [](const std::string& origin, const std::string& length, const std::string& name = "ram") {
+  const std::string flash =
+      "[[memory]]\nname = \"flash\"\nkind = \"flash\"\norigin = 0\nlength = 0x1000\n";
+  auto ram = [](const std::string& origin, const std::string& length,
+                const std::string& name = "ram") {
     return "[[memory]]\nname = \"" + name + "\"\nkind = \"ram\"\norigin = " + origin +
            "\nlength = " + length + "\n";
   };
-  // Lines: the board header takes 5 lines, so the first region starts on line 6.
+  // Lines: the board header takes 7 lines, so the first region starts on line 8.
   EXPECT_EQ(error_of(board_text("", flash + ram("0x20000000", "0"))),
-            "b.toml:15:10: 'length' in [[memory]] 'ram' is 0; it must be between 1 and 4294967295");
+            "b.toml:17:10: 'length' in [[memory]] 'ram' is 0; it must be between 1 and 4294967295");
   EXPECT_NE(error_of(board_text("", flash + ram("0xFFFFF000", "0x2000")))
-                .find("b.toml:15:10: [[memory]] 'ram' at 0xfffff000 with length 0x2000 runs past"),
+                .find("b.toml:17:10: [[memory]] 'ram' at 0xfffff000 with length 0x2000 runs past"),
             std::string::npos);
-  EXPECT_NE(error_of(board_text("", flash + ram("0x800", "0x1000")))
-                .find("b.toml:12:8: memory region 'ram' [0x00000800, 0x000001800) overlaps region 'flash'"),
-            std::string::npos);
-  EXPECT_NE(error_of(board_text("", flash + ram("0x20000000", "0x1000", "flash")))
-                .find("used twice"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of(board_text("", flash + ram("0x800", "0x1000")))
+          .find(
+              "b.toml:14:8: memory region 'ram' [0x00000800, 0x000001800) overlaps region 'flash'"),
+      std::string::npos);
+  EXPECT_NE(
+      error_of(board_text("", flash + ram("0x20000000", "0x1000", "flash"))).find("used twice"),
+      std::string::npos);
   EXPECT_NE(error_of(board_text("", flash)).find("no ram region"), std::string::npos);
   EXPECT_NE(error_of(board_text("", ram("0x20000000", "0x1000"))).find("0 flash regions"),
             std::string::npos);
-  EXPECT_NE(error_of(board_text("", flash + flash.substr(0, 11) + "name = \"flash2\"\nkind = \"flash\"\norigin = 0x10000\nlength = 0x10\n"))
-                .find("2 flash regions"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of(
+          board_text("",
+                     flash + flash.substr(0, 11) +
+                         "name = \"flash2\"\nkind = \"flash\"\norigin = 0x10000\nlength = 0x10\n"))
+          .find("2 flash regions"),
+      std::string::npos);
   EXPECT_NE(error_of(board_text("", flash + ram("0x20000000", "0x1000") + "kind = \"rom\"\n"))
-                .find("b.toml:16:1:"),
+                .rfind("b.toml:18:", 0),
             std::string::npos);  // duplicate key: a TOML syntax error
-  EXPECT_NE(error_of(board_text("", flash + "[[memory]]\nname = \"r\"\nkind = \"rom\"\norigin = 1\nlength = 1\n"))
-                .find("b.toml:13:8: kind of [[memory]] 'r' is 'rom'"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of(
+          board_text("",
+                     flash + "[[memory]]\nname = \"r\"\nkind = \"rom\"\norigin = 1\nlength = 1\n"))
+          .find("b.toml:15:8: kind of [[memory]] 'r' is 'rom'"),
+      std::string::npos);
   EXPECT_NE(error_of(board_text("", flash + ram("0x20000000", "0x1000") + "speed = 3\n"))
-                .find("b.toml:16:1: unknown key 'speed' in [[memory]] 'ram'"),
+                .find("b.toml:18:1: unknown key 'speed' in [[memory]] 'ram'"),
             std::string::npos);
 }
 
@@ -140,14 +154,16 @@ TEST(BoardLoader, StackAndConsoleAreChecked) {
   auto with = [](const std::string& stack, const std::string& console) {
     return "name = \"b\"\ncore = \"cortex-m4\"\nclock_hz = 1000\nstack_bytes = " + stack +
            "\nconsole_address = " + console +
-           "\n[[memory]]\nname = \"flash\"\nkind = \"flash\"\norigin = 0\nlength = 0x1000\n"
+           "\nsources = [\"start.c\"]\nlinker_script = \"b.ld\"\n[[memory]]\nname = "
+           "\"flash\"\nkind = \"flash\"\norigin = 0\nlength = 0x1000\n"
            "[[memory]]\nname = \"ram\"\nkind = \"ram\"\norigin = 0x20000000\nlength = 0x1000\n";
   };
   EXPECT_TRUE(parse_board(with("4096", "0x40000000"), "b.toml").has_value());
   EXPECT_NE(error_of(with("4097", "0x40000000")).find("b.toml:4:15: stack_bytes is 4097"),
             std::string::npos);
   EXPECT_NE(error_of(with("8192", "0x40000000")).find("does not fit"), std::string::npos);
-  EXPECT_NE(error_of(with("256", "0x20000010")).find("b.toml:5:19: console_address 0x20000010 lies inside"),
+  EXPECT_NE(error_of(with("256", "0x20000010"))
+                .find("b.toml:5:19: console_address 0x20000010 lies inside"),
             std::string::npos);
 }
 

@@ -126,15 +126,19 @@ TEST(SuiteLoader, WrongTypesAreErrorsAtTheValue) {
 TEST(SuiteLoader, RequiredFieldsAreReportedAtTheirTable) {
   EXPECT_EQ(error_of("[suite]\nname = \"t\"\nboards = [\"b\"]\n[[configuration]]\nname = \"a\"\n"),
             "s.toml:4:1: [[configuration]] 'a' is missing required key 'library'");
-  EXPECT_EQ(error_of("[suite]\nname = \"t\"\nboards = [\"b\"]\n[[configuration]]\nlibrary = \"m\"\n"),
-            "s.toml:4:1: [[configuration]] #1 is missing required key 'name'");
+  EXPECT_EQ(
+      error_of("[suite]\nname = \"t\"\nboards = [\"b\"]\n[[configuration]]\nlibrary = \"m\"\n"),
+      "s.toml:4:1: [[configuration]] #1 is missing required key 'name'");
   EXPECT_NE(error_of("[suite]\nname = \"t\"\nboards = [\"b\"]\n").find("no [[configuration]]"),
             std::string::npos);
-  EXPECT_NE(error_of("[[configuration]]\nname = \"a\"\nlibrary = \"m\"\n").find("s.toml:1:1: missing the [suite]"),
+  EXPECT_NE(error_of("[[configuration]]\nname = \"a\"\nlibrary = \"m\"\n")
+                .find("s.toml:1:1: missing the [suite]"),
             std::string::npos);
-  EXPECT_NE(error_of("[suite]\nname = \"t\"\nboards = []\n[[configuration]]\nname = \"a\"\nlibrary = \"m\"\n")
-                .find("s.toml:3:10:"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of(
+          "[suite]\nname = \"t\"\nboards = []\n[[configuration]]\nname = \"a\"\nlibrary = \"m\"\n")
+          .find("s.toml:3:10:"),
+      std::string::npos);
 }
 
 TEST(SuiteLoader, RangesAreChecked) {
@@ -153,13 +157,16 @@ TEST(SuiteLoader, RangesAreChecked) {
 }
 
 TEST(SuiteLoader, NamesMustMatchThePattern) {
-  EXPECT_NE(error_of("[suite]\nname = \"t\"\nboards = [\"b\"]\n[[configuration]]\nname = \"Bad\"\nlibrary = \"m\"\n")
+  EXPECT_NE(error_of("[suite]\nname = \"t\"\nboards = [\"b\"]\n[[configuration]]\nname = "
+                     "\"Bad\"\nlibrary = \"m\"\n")
                 .find("s.toml:5:8: 'Bad' is not a valid name"),
             std::string::npos);
-  EXPECT_NE(error_of("[suite]\nname = \"t\"\nboards = [\"b\"]\n[[configuration]]\nname = \"-a\"\nlibrary = \"m\"\n")
+  EXPECT_NE(error_of("[suite]\nname = \"t\"\nboards = [\"b\"]\n[[configuration]]\nname = "
+                     "\"-a\"\nlibrary = \"m\"\n")
                 .find("s.toml:5:8:"),
             std::string::npos);
-  EXPECT_NE(error_of("[suite]\nname = \"t\"\nboards = [\"../x\"]\n[[configuration]]\nname = \"a\"\nlibrary = \"m\"\n")
+  EXPECT_NE(error_of("[suite]\nname = \"t\"\nboards = [\"../x\"]\n[[configuration]]\nname = "
+                     "\"a\"\nlibrary = \"m\"\n")
                 .find("s.toml:3:11: 'boards' in [suite]: '../x' is not a valid name"),
             std::string::npos);
   EXPECT_NE(error_of(kValid + "defines = [\"1X=2\"]\n").find("s.toml:8:12:"), std::string::npos);

@@ -1,0 +1,39 @@
+# Entry points for people and CI. Everything real lives in CMake and the fathom binary;
+# this file only strings the steps together.
+#
+#   make setup    install the Debian packages fathom needs (scripts/setup.sh; idempotent)
+#   make build    configure and build into $(BUILD_DIR) (default: build)
+#   make sources  download, verify and unpack the pinned third-party sources (sources.lock)
+#   make demo     setup + build + sources, then `fathom run`
+#   make test     setup + build + sources, then every unit and end-to-end test
+#   make clean    remove $(BUILD_DIR)
+#
+# The source cache location follows FATHOM_CACHE_DIR / XDG_CACHE_HOME / ~/.cache/fathom.
+
+BUILD_DIR ?= build
+CMAKE_BUILD_TYPE ?= RelWithDebInfo
+CTEST_PARALLEL ?= 2
+FATHOM := ./$(BUILD_DIR)/fathom
+
+.PHONY: all setup build sources demo test clean
+
+all: build
+
+setup:
+	./scripts/setup.sh
+
+build: setup
+	cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=$(CMAKE_BUILD_TYPE)
+	ninja -C $(BUILD_DIR)
+
+sources: build
+	$(FATHOM) sources --fetch
+
+demo: sources
+	$(FATHOM) run
+
+test: sources
+	ctest --test-dir $(BUILD_DIR) --output-on-failure -j$(CTEST_PARALLEL)
+
+clean:
+	rm -rf $(BUILD_DIR)
