@@ -11,16 +11,16 @@ static char line[FATHOM_REC_MAX_LINE];
 static size_t line_len;
 static uint32_t crc_state; /* running CRC register (pre-inverted, not yet xor-ed out) */
 static uint32_t next_seq;
-static int building;       /* between fathom_rec_begin() and fathom_rec_end() */
-static int overflowed;     /* the current record did not fit */
+static int building;   /* between fathom_rec_begin() and fathom_rec_end() */
+static int overflowed; /* the current record did not fit */
 static char overflow_type[16];
 
 /* CRC-32/ISO-HDLC, reflected polynomial 0xEDB88320, four bits at a time: a 64-byte table
  * instead of 1 KiB of flash; printing is never timed, so speed does not matter here. */
-static const uint32_t crc_nibble[16] = {
-    0x00000000u, 0x1DB71064u, 0x3B6E20C8u, 0x26D930ACu, 0x76DC4190u, 0x6B6B51F4u,
-    0x4DB26158u, 0x5005713Cu, 0xEDB88320u, 0xF00F9344u, 0xD6D6A3E8u, 0xCB61B38Cu,
-    0x9B64C2B0u, 0x86D3D2D4u, 0xA00AE278u, 0xBDBDF21Cu};
+static const uint32_t crc_nibble[16] = {0x00000000u, 0x1DB71064u, 0x3B6E20C8u, 0x26D930ACu,
+                                        0x76DC4190u, 0x6B6B51F4u, 0x4DB26158u, 0x5005713Cu,
+                                        0xEDB88320u, 0xF00F9344u, 0xD6D6A3E8u, 0xCB61B38Cu,
+                                        0x9B64C2B0u, 0x86D3D2D4u, 0xA00AE278u, 0xBDBDF21Cu};
 
 static void put(char c) {
   if (line_len >= BODY_MAX) {

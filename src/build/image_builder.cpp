@@ -3,10 +3,15 @@
 #include <fmt/core.h>
 #include <fmt/ranges.h>
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
 #include <functional>
 
 #include "build/ninja_file.h"
 #include "elf/elf_image.h"
+#include "util/sha256.h"
 #include "util/subprocess.h"
 
 namespace fathom::build {
@@ -14,9 +19,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string hex_hash(const std::string& text) {
-  return fmt::format("{:016x}", std::hash<std::string>{}(text));
-}
+// A short, stable key for a build directory: the first 16 hex digits of the SHA-256 of `text`.
+std::string hex_hash(const std::string& text) { return util::sha256_hex(text).substr(0, 16); }
 
 std::string join_args(const std::vector<std::string>& args) {
   std::string out;
@@ -52,6 +56,24 @@ std::string object_name(const fs::path& source, const fs::path& base) {
     if (ch == '/' || ch == '.') ch = '_';
   return "obj/" + rel + ".o";
 }
+
+// Holds an exclusive lock on `dir`/.lock while alive, so concurrent fathom processes never run
+// ninja in the same build directory at once.
+class DirectoryLock {
+ public:
+  explicit DirectoryLock(const fs::path& dir) {
+    fd_ = ::open((dir / ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd_ >= 0) ::flock(fd_, LOCK_EX);
+  }
+  ~DirectoryLock() {
+    if (fd_ >= 0) ::close(fd_);  // closing releases the lock
+  }
+  DirectoryLock(const DirectoryLock&) = delete;
+  DirectoryLock& operator=(const DirectoryLock&) = delete;
+
+ private:
+  int fd_ = -1;
+};
 
 util::Result<void> run_ninja(const fs::path& dir, const std::string& what) {
   auto out = util::run_process({"ninja", "-C", dir.string()});
@@ -120,6 +142,8 @@ util::Result<BuiltImage> build_image(const ImageRequest& req, const Toolchain& t
   const fs::path lib_dir = req.build_root / board.name / fmt::format("lib-{}-{}", lib->name,
                                                                      lib_key);
   const fs::path gen_dir = lib_dir / "include";
+  fs::create_directories(lib_dir);
+  DirectoryLock lib_lock(lib_dir);
   if (!write_if_changed(gen_dir / "fathom_user_config.h", config_header))
     return util::fail(fmt::format("cannot write into build directory {}", lib_dir.string()));
   std::vector<std::string> lib_includes = {"-I" + gen_dir.string(),
@@ -151,7 +175,6 @@ util::Result<BuiltImage> build_image(const ImageRequest& req, const Toolchain& t
     return tl::unexpected(r.error());
 
   // --- the image: harness, board layer, workloads, library glue, linked with the archive ---
-  const fs::path image_dir = req.build_root / board.name / cfg.name;
   const fs::path fw = req.firmware_dir;
   std::vector<std::string> defs = {
       fmt::format("-DFATHOM_CONSOLE_ADDRESS={:#x}u", board.console_address),
@@ -176,6 +199,24 @@ util::Result<BuiltImage> build_image(const ImageRequest& req, const Toolchain& t
   std::sort(workloads.begin(), workloads.end());
   sources.insert(sources.end(), workloads.begin(), workloads.end());
 
+  std::vector<std::string> image_cflags = cflags;
+  image_cflags.push_back(fmt::format("-D{}=\"fathom_user_config.h\"", lib->config_macro));
+  image_cflags.insert(image_cflags.end(), defs.begin(), defs.end());
+  image_cflags.push_back("-I" + (fw / "harness").string());
+  image_cflags.insert(image_cflags.end(), lib_includes.begin(), lib_includes.end());
+  // Keep operations in the registry in definition order (GCC reorders top-level objects).
+  image_cflags.push_back("-fno-toplevel-reorder");
+  image_cflags.push_back("-Wall");
+  image_cflags.push_back("-Wextra");
+
+  // One directory per distinct image, so two suites that reuse a configuration name with
+  // different options never overwrite each other's image.
+  const fs::path image_dir =
+      req.build_root / board.name /
+      fmt::format("{}-{}", cfg.name, hex_hash(join_args(image_cflags) + lib_key));
+  fs::create_directories(image_dir);
+  DirectoryLock image_lock(image_dir);
+
   std::string memory_ld;
   for (const auto& r : board.memory)
     memory_ld += fmt::format("  {} ({}) : ORIGIN = {:#010x}, LENGTH = {:#x}\n",
@@ -188,16 +229,6 @@ util::Result<BuiltImage> build_image(const ImageRequest& req, const Toolchain& t
       board.directory.string(), memory_ld, board.stack_bytes);
   if (!write_if_changed(image_dir / "memory.ld", memory_ld))
     return util::fail(fmt::format("cannot write into build directory {}", image_dir.string()));
-
-  std::vector<std::string> image_cflags = cflags;
-  image_cflags.push_back(fmt::format("-D{}=\"fathom_user_config.h\"", lib->config_macro));
-  image_cflags.insert(image_cflags.end(), defs.begin(), defs.end());
-  image_cflags.push_back("-I" + (fw / "harness").string());
-  image_cflags.insert(image_cflags.end(), lib_includes.begin(), lib_includes.end());
-  // Keep operations in the registry in definition order (GCC reorders top-level objects).
-  image_cflags.push_back("-fno-toplevel-reorder");
-  image_cflags.push_back("-Wall");
-  image_cflags.push_back("-Wextra");
 
   const fs::path elf_path = image_dir / "image.elf";
   const fs::path map_path = image_dir / "image.map";

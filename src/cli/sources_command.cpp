@@ -46,9 +46,8 @@ void print_table(const std::vector<Row>& rows) {
 }
 
 int run_sources(const SourcesOptions& options) {
-  const auto lock_path =
-      options.lock_path.empty() ? sources::default_lock_path()
-                                : std::filesystem::path(options.lock_path);
+  const auto lock_path = options.lock_path.empty() ? sources::default_lock_path()
+                                                   : std::filesystem::path(options.lock_path);
   auto lock = sources::load_lock(lock_path);
   if (!lock) throw util::FatalError(lock.error().message, kExitUsage);
   auto cache_root = util::cache_dir();
@@ -89,11 +88,13 @@ int run_sources(const SourcesOptions& options) {
 void register_sources_command(CLI::App& app, CommandState& state) {
   auto options = std::make_shared<SourcesOptions>();
   auto* cmd = app.add_subcommand(
-      "sources", "Show the pinned third-party sources (sources.lock) and the cache; --fetch "
-                 "downloads and verifies the missing ones");
+      "sources",
+      "Show the pinned third-party sources (sources.lock) and the cache; --fetch "
+      "downloads and verifies the missing ones");
   cmd->add_flag("--fetch", options->fetch, "Download, verify and unpack sources not yet cached");
-  cmd->add_option("--lock", options->lock_path, "Lock file to read (default: the source tree's "
-                                                "sources.lock)");
+  cmd->add_option("--lock", options->lock_path,
+                  "Lock file to read (default: the source tree's "
+                  "sources.lock)");
   cmd->footer(
       "Cache: $FATHOM_CACHE_DIR, else $XDG_CACHE_HOME/fathom, else ~/.cache/fathom.\n"
       "Each source's env variable (e.g. FATHOM_SOURCE_MBEDTLS) overrides its location.");

@@ -80,8 +80,8 @@ util::Result<std::optional<Record>> parse_line(std::string_view line, size_t lin
   }
   const uint32_t computed = util::crc32(covered);
   if (expected != computed)
-    return bad(fmt::format("record CRC mismatch (expected {:08x}, computed {:08x})", expected,
-                           computed));
+    return bad(
+        fmt::format("record CRC mismatch (expected {:08x}, computed {:08x})", expected, computed));
 
   // The CRC matched, so the firmware really sent this; what is left are format bugs.
   const std::string_view body =
@@ -90,8 +90,8 @@ util::Result<std::optional<Record>> parse_line(std::string_view line, size_t lin
   if (tokens.size() < 2) return bad("record has no type after its sequence number");
   for (size_t i = 0; i < tokens.size(); ++i) {
     if (tokens[i].empty())
-      return bad(fmt::format("record has an empty token {} (tokens are separated by one space)",
-                             i + 1));
+      return bad(
+          fmt::format("record has an empty token {} (tokens are separated by one space)", i + 1));
     for (char c : tokens[i])
       if (!is_field_char(c))
         return bad(fmt::format("record token {} contains byte 0x{:02x}, which is not allowed",

@@ -112,9 +112,8 @@ class Decoder {
     std::string_view content = line;
     if (!content.empty() && content.back() == '\r') content.remove_suffix(1);
     // A last line cut short inside "@F " or after it is a record that lost its end.
-    const bool looks_like_record =
-        content.starts_with(kRecordPrefix) ||
-        (!content.empty() && kRecordPrefix.starts_with(content));
+    const bool looks_like_record = content.starts_with(kRecordPrefix) ||
+                                   (!content.empty() && kRecordPrefix.starts_with(content));
     if (!terminated && looks_like_record) {
       out_.errors.push_back(fmt::format(
           "line {}: truncated record (the stream ends in the middle of a line)", line_number));
@@ -159,8 +158,8 @@ class Decoder {
     last_record_line_ = record.line_number;
 
     if (received_before == 0 && record.type != "HELLO")
-      error(record, fmt::format("stream does not start with HELLO (first record is {})",
-                                record.type));
+      error(record,
+            fmt::format("stream does not start with HELLO (first record is {})", record.type));
 
     const RecordShape* shape = shape_of(record.type);
     if (shape == nullptr) {
@@ -172,14 +171,22 @@ class Decoder {
                                 record.fields.size(), shape->field_count, shape->fields));
       return;
     }
-    if (record.type == "HELLO") on_hello(record);
-    else if (record.type == "CAL") on_cal(record);
-    else if (record.type == "KAT") on_kat(record);
-    else if (record.type == "KATSUM") on_katsum(record);
-    else if (record.type == "SAMPLE") on_sample(record);
-    else if (record.type == "MEM") on_mem(record);
-    else if (record.type == "SKIP") on_skip(record);
-    else if (record.type == "END") on_end(record);
+    if (record.type == "HELLO")
+      on_hello(record);
+    else if (record.type == "CAL")
+      on_cal(record);
+    else if (record.type == "KAT")
+      on_kat(record);
+    else if (record.type == "KATSUM")
+      on_katsum(record);
+    else if (record.type == "SAMPLE")
+      on_sample(record);
+    else if (record.type == "MEM")
+      on_mem(record);
+    else if (record.type == "SKIP")
+      on_skip(record);
+    else if (record.type == "END")
+      on_end(record);
   }
 
   // Numeric field `index` (named `name` in messages); reports an error if it does not parse
@@ -189,10 +196,10 @@ class Decoder {
     const std::string& text = record.fields[index];
     const std::optional<uint64_t> value = parse_decimal_u64(text);
     if (!value || *value > max) {
-      error(record, fmt::format("{} field {} '{}' is not an unsigned {}-bit decimal; record "
-                                "ignored",
-                                record.type, name, escape_log_text(text, 64),
-                                max == UINT32_MAX ? 32 : 64));
+      error(record,
+            fmt::format("{} field {} '{}' is not an unsigned {}-bit decimal; record "
+                        "ignored",
+                        record.type, name, escape_log_text(text, 64), max == UINT32_MAX ? 32 : 64));
       return std::nullopt;
     }
     return value;
@@ -272,8 +279,9 @@ class Decoder {
     }
     probe_cursor_ = std::max(probe_cursor_, *i1 + 1);
     if (probes_->instructions(*i1) < probes_->instructions(*i0)) {
-      error(record, "CAL: the instruction count decreased between its reads; no instruction "
-                    "counts for this image");
+      error(record,
+            "CAL: the instruction count decreased between its reads; no instruction "
+            "counts for this image");
       return;
     }
     cal_instructions_ = probes_->instructions(*i1) - probes_->instructions(*i0);
@@ -301,8 +309,8 @@ class Decoder {
     auto total = number32(record, 2, "total");
     if (!passed || !total) return;
     if (*passed > *total) {
-      error(record, fmt::format("KATSUM reports {} of {} vectors passed; record ignored", *passed,
-                                *total));
+      error(record,
+            fmt::format("KATSUM reports {} of {} vectors passed; record ignored", *passed, *total));
       return;
     }
     model::OperationResult* op = operation(record, true);
@@ -315,13 +323,12 @@ class Decoder {
     st.katsum_seen = true;
     const auto received_passed = static_cast<size_t>(std::count_if(
         op->kat_vectors.begin(), op->kat_vectors.end(), [](const auto& v) { return v.passed; }));
-    const bool consistent =
-        op->kat_vectors.size() == *total && received_passed == *passed;
+    const bool consistent = op->kat_vectors.size() == *total && received_passed == *passed;
     if (!consistent)
-      error(record, fmt::format("KATSUM for {} reports {} of {} vectors passed, but {} KAT "
-                                "records ({} passed) were received; treated as failed",
-                                op->operation, *passed, *total, op->kat_vectors.size(),
-                                received_passed));
+      error(record,
+            fmt::format("KATSUM for {} reports {} of {} vectors passed, but {} KAT "
+                        "records ({} passed) were received; treated as failed",
+                        op->operation, *passed, *total, op->kat_vectors.size(), received_passed));
     if (consistent && *total > 0 && *passed == *total) {
       op->kat = model::KatStatus::kPassed;
       return;
@@ -329,7 +336,7 @@ class Decoder {
     op->kat = model::KatStatus::kFailed;
     failed_ops_.insert(op->operation);
     if (op->error.empty())
-      op->error = *total == 0 ? "no known-answer vectors ran"
+      op->error = *total == 0  ? "no known-answer vectors ran"
                   : consistent ? fmt::format("known-answer test failed: {} of {} vectors passed",
                                              *passed, *total)
                                : "known-answer results incomplete (protocol error)";
@@ -372,8 +379,7 @@ class Decoder {
       return;
     }
     if (!st.runs_seen.insert(*run).second) {
-      error(record,
-            fmt::format("second SAMPLE for {} run {}; ignored", op->operation, *run));
+      error(record, fmt::format("second SAMPLE for {} run {}; ignored", op->operation, *run));
       return;
     }
     if (!out_.cal) {
@@ -409,9 +415,10 @@ class Decoder {
       const uint64_t at_t0 = probes_->instructions(*i0);
       const uint64_t at_t1 = probes_->instructions(*i1);
       if (at_t1 < at_t0 || at_t1 - at_t0 < *cal_instructions_)
-        problem = fmt::format("instruction count went from {} to {} between its reads, less "
-                              "than the {} of CAL",
-                              at_t0, at_t1, *cal_instructions_);
+        problem = fmt::format(
+            "instruction count went from {} to {} between its reads, less "
+            "than the {} of CAL",
+            at_t0, at_t1, *cal_instructions_);
       else
         op.instruction_samples.push_back(at_t1 - at_t0 - *cal_instructions_);
     }
@@ -500,8 +507,7 @@ class Decoder {
       if (op.kat == model::KatStatus::kPassed && !st.skipped && hello_seen_ &&
           op.cycle_samples.size() != out_.hello.runs)
         out_.errors.push_back(fmt::format("operation {}: {} of {} timed samples were accepted",
-                                          op.operation, op.cycle_samples.size(),
-                                          out_.hello.runs));
+                                          op.operation, op.cycle_samples.size(), out_.hello.runs));
       if (!probes_ || st.instructions_unavailable) op.instruction_samples.clear();
       op.cycles = model::summarize(op.cycle_samples);
       op.instructions = model::summarize(op.instruction_samples);

@@ -148,10 +148,10 @@ std::vector<AptSourceEntry> parse_one_line_sources(std::string_view text) {
 
 bool is_debian_release_suite(std::string_view suite) {
   static constexpr std::array<std::string_view, 26> kReleases = {
-      "buzz",     "rex",      "bo",       "hamm",         "slink",   "potato",   "woody",
-      "sarge",    "etch",     "lenny",    "squeeze",      "wheezy",  "jessie",   "stretch",
-      "buster",   "bullseye", "bookworm", "trixie",       "forky",   "duke",     "sid",
-      "unstable", "testing",  "stable",   "oldstable",    "oldoldstable"};
+      "buzz",     "rex",      "bo",       "hamm",      "slink",       "potato", "woody",
+      "sarge",    "etch",     "lenny",    "squeeze",   "wheezy",      "jessie", "stretch",
+      "buster",   "bullseye", "bookworm", "trixie",    "forky",       "duke",   "sid",
+      "unstable", "testing",  "stable",   "oldstable", "oldoldstable"};
   return std::find(kReleases.begin(), kReleases.end(), suite) != kReleases.end();
 }
 

@@ -25,8 +25,8 @@ std::string list_dir(const std::filesystem::path& dir) {
 }  // namespace
 
 std::string debian_source_list(const DebianMirror& mirror, const std::string& suite) {
-  std::string text = fmt::format("deb-src [signed-by={}] {} {} main\n", kKeyring,
-                                 mirror.archive_uri, suite);
+  std::string text =
+      fmt::format("deb-src [signed-by={}] {} {} main\n", kKeyring, mirror.archive_uri, suite);
   if (!mirror.security_uri.empty()) {
     text += fmt::format("deb-src [signed-by={}] {} {}-security main\n", kKeyring,
                         mirror.security_uri, suite);
@@ -37,11 +37,10 @@ std::string debian_source_list(const DebianMirror& mirror, const std::string& su
 util::Result<std::filesystem::path> download_debian_source(const SourceEntry& entry,
                                                            const DownloadDirs& dirs,
                                                            const std::filesystem::path& apt_etc) {
-  const std::string override_hint =
-      fmt::format("set {}=/path/to/{}", entry.env, entry.unpacks_to);
+  const std::string override_hint = fmt::format("set {}=/path/to/{}", entry.env, entry.unpacks_to);
   auto mirror = discover_debian_mirror(apt_etc);
-  if (!mirror) return util::fail(fmt::format("{}; add one or {}", mirror.error().message,
-                                             override_hint));
+  if (!mirror)
+    return util::fail(fmt::format("{}; add one or {}", mirror.error().message, override_hint));
 
   // A private apt state per suite: lists, caches and the source list live in the cache.
   const auto state = dirs.state_dir / ("apt-" + entry.suite);
@@ -58,13 +57,12 @@ util::Result<std::filesystem::path> download_debian_source(const SourceEntry& en
   }
 
   std::vector<std::string> apt = {
-      "apt-get",
-      "-q",
-      "-o", "Dir::Etc::SourceList=" + source_list.string(),
-      "-o", "Dir::Etc::SourceParts=/dev/null",
-      "-o", "Dir::State::Lists=" + (state / "lists").string(),
-      "-o", "Dir::Cache=" + (state / "cache").string(),
-      "-o", "Debug::NoLocking=1",
+      "apt-get", "-q",
+      "-o",      "Dir::Etc::SourceList=" + source_list.string(),
+      "-o",      "Dir::Etc::SourceParts=/dev/null",
+      "-o",      "Dir::State::Lists=" + (state / "lists").string(),
+      "-o",      "Dir::Cache=" + (state / "cache").string(),
+      "-o",      "Debug::NoLocking=1",
   };
   if (::geteuid() == 0) {
     // As root, apt drops to the _apt user to download; that user usually cannot enter a home
@@ -74,10 +72,11 @@ util::Result<std::filesystem::path> download_debian_source(const SourceEntry& en
   auto download_failed = [&](const std::string& step, const util::ProcessOutput& out) {
     std::string why = util::last_line(out.stderr_text);
     if (why.empty()) why = util::last_line(out.stdout_text);
-    return util::fail(fmt::format("could not download {} from the Debian archive ({} failed: {}); "
-                                  "check network access (and that {} still has {}={}) or {}",
-                                  entry.label(), step, why, entry.suite, entry.package,
-                                  entry.package_version, override_hint));
+    return util::fail(
+        fmt::format("could not download {} from the Debian archive ({} failed: {}); "
+                    "check network access (and that {} still has {}={}) or {}",
+                    entry.label(), step, why, entry.suite, entry.package, entry.package_version,
+                    override_hint));
   };
 
   auto update_argv = apt;
@@ -95,10 +94,10 @@ util::Result<std::filesystem::path> download_debian_source(const SourceEntry& en
 
   const auto archive = dirs.work_dir / entry.archive;
   if (!std::filesystem::is_regular_file(archive)) {
-    return util::fail(fmt::format("apt-get source {}={} did not produce {} (it produced: {}); "
-                                  "check 'archive' for {} in sources.lock",
-                                  entry.package, entry.package_version, entry.archive,
-                                  list_dir(dirs.work_dir), entry.name));
+    return util::fail(fmt::format(
+        "apt-get source {}={} did not produce {} (it produced: {}); "
+        "check 'archive' for {} in sources.lock",
+        entry.package, entry.package_version, entry.archive, list_dir(dirs.work_dir), entry.name));
   }
   return archive;
 }

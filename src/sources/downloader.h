@@ -18,9 +18,8 @@ struct DownloadDirs {
 
 // Puts the archive `entry.archive` into `dirs.work_dir` and returns its full path. It does NOT
 // check the hash. Errors say what failed and how to get around it (the entry's env override).
-using Downloader =
-    std::function<util::Result<std::filesystem::path>(const SourceEntry& entry,
-                                                      const DownloadDirs& dirs)>;
+using Downloader = std::function<util::Result<std::filesystem::path>(const SourceEntry& entry,
+                                                                     const DownloadDirs& dirs)>;
 
 // Dispatches on `entry.origin` to the real downloaders (Debian source packages, npm).
 util::Result<std::filesystem::path> download_from_origin(const SourceEntry& entry,

@@ -93,9 +93,10 @@ std::optional<fs::path> SourceCache::override_path(const SourceEntry& entry) con
 util::Result<fs::path> SourceCache::override_root(const SourceEntry& entry,
                                                   const fs::path& path) const {
   if (!fs::is_directory(path)) {
-    return util::fail(fmt::format("{}={} is not a directory; point it at an unpacked {} tree "
-                                  "(like {}) or unset it to use the pinned download",
-                                  entry.env, path.string(), entry.label(), entry.unpacks_to));
+    return util::fail(
+        fmt::format("{}={} is not a directory; point it at an unpacked {} tree "
+                    "(like {}) or unset it to use the pinned download",
+                    entry.env, path.string(), entry.label(), entry.unpacks_to));
   }
   return path;
 }
@@ -140,10 +141,10 @@ SourceStatus SourceCache::status(const SourceEntry& entry) const {
 util::Result<fs::path> SourceCache::root(const SourceEntry& entry) const {
   if (auto path = override_path(entry)) return override_root(entry, *path);
   if (tree_is_verified(entry)) return source_root(entry);
-  return util::fail(fmt::format("{} is not in the source cache {}; run `fathom sources --fetch` "
-                                "or set {}=/path/to/{}",
-                                entry.label(), cache_root_.string(), entry.env,
-                                entry.unpacks_to));
+  return util::fail(
+      fmt::format("{} is not in the source cache {}; run `fathom sources --fetch` "
+                  "or set {}=/path/to/{}",
+                  entry.label(), cache_root_.string(), entry.env, entry.unpacks_to));
 }
 
 util::Result<fs::path> SourceCache::ensure(const SourceEntry& entry) {
@@ -177,10 +178,11 @@ util::Result<void> SourceCache::obtain_verified_archive(const SourceEntry& entry
     if (!actual) return tl::unexpected(actual.error());
     if (*actual == entry.sha256) return {};
     const auto moved = quarantine(entry, archive, *actual);
-    report(fmt::format("{}: cached {} had SHA-256 {} instead of {}; moved it to {} and "
-                       "downloading again",
-                       entry.label(), entry.archive, short_hash(*actual),
-                       short_hash(entry.sha256), moved.string()));
+    report(
+        fmt::format("{}: cached {} had SHA-256 {} instead of {}; moved it to {} and "
+                    "downloading again",
+                    entry.label(), entry.archive, short_hash(*actual), short_hash(entry.sha256),
+                    moved.string()));
   }
 
   auto work = make_temp_dir(cache_root_ / "tmp", "download-" + entry.name + "-");
@@ -222,20 +224,20 @@ util::Result<void> SourceCache::unpack(const SourceEntry& entry) {
   if (!temp) return tl::unexpected(temp.error());
   TempDir unpack_dir(*temp);
 
-  auto tar = util::run_process({"tar", "-x", "--no-same-owner", "-f",
-                                archive_path(entry).string(), "-C", unpack_dir.path().string()});
+  auto tar = util::run_process({"tar", "-x", "--no-same-owner", "-f", archive_path(entry).string(),
+                                "-C", unpack_dir.path().string()});
   if (!tar) return tl::unexpected(tar.error());
   if (tar->exit_code != 0) {
-    return util::fail(fmt::format("cannot unpack {} (tar: {}); is bzip2/xz installed? run "
-                                  "scripts/setup.sh",
-                                  archive_path(entry).string(),
-                                  util::last_line(tar->stderr_text)));
+    return util::fail(
+        fmt::format("cannot unpack {} (tar: {}); is bzip2/xz installed? run "
+                    "scripts/setup.sh",
+                    archive_path(entry).string(), util::last_line(tar->stderr_text)));
   }
   if (!fs::is_directory(unpack_dir.path() / entry.unpacks_to)) {
-    return util::fail(fmt::format("{} did not unpack to {}/ (it contains: {}); check "
-                                  "'unpacks_to' for {} in sources.lock",
-                                  entry.archive, entry.unpacks_to, list_dir(unpack_dir.path()),
-                                  entry.name));
+    return util::fail(
+        fmt::format("{} did not unpack to {}/ (it contains: {}); check "
+                    "'unpacks_to' for {} in sources.lock",
+                    entry.archive, entry.unpacks_to, list_dir(unpack_dir.path()), entry.name));
   }
   {
     std::ofstream marker(unpack_dir.path() / kMarkerName);
@@ -255,8 +257,8 @@ util::Result<void> SourceCache::unpack(const SourceEntry& entry) {
   }
   fs::rename(unpack_dir.path(), dest, ec);
   if (ec) {
-    return util::fail(fmt::format("cannot move the unpacked tree to {}: {}", dest.string(),
-                                  ec.message()));
+    return util::fail(
+        fmt::format("cannot move the unpacked tree to {}: {}", dest.string(), ec.message()));
   }
   return {};
 }

@@ -54,7 +54,7 @@ class SourceCache {
 
   const std::filesystem::path& cache_root() const { return cache_root_; }
   std::filesystem::path archive_path(const SourceEntry& entry) const;
-  std::filesystem::path tree_dir(const SourceEntry& entry) const;  // sources/<name>-<version>
+  std::filesystem::path tree_dir(const SourceEntry& entry) const;     // sources/<name>-<version>
   std::filesystem::path source_root(const SourceEntry& entry) const;  // tree_dir/unpacks_to
 
  private:

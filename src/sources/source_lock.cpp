@@ -1,11 +1,11 @@
 #include "sources/source_lock.h"
 
 #include <fmt/core.h>
+#include <toml++/toml.h>
 
 #include <fstream>
 #include <set>
 #include <sstream>
-#include <toml++/toml.h>
 
 namespace fathom::sources {
 namespace {
@@ -64,17 +64,18 @@ bool is_lower_hex64(std::string_view s) {
 util::Result<SourceEntry> read_entry(const toml::table& table, const std::string& path,
                                      std::size_t index) {
   static const std::set<std::string, std::less<>> kKnownKeys = {
-      "name",    "version", "origin", "package",    "package_version",
-      "suite",   "archive", "sha256", "unpacks_to", "env"};
+      "name",  "version", "origin", "package",    "package_version",
+      "suite", "archive", "sha256", "unpacks_to", "env"};
   const std::string table_at = where(path, table.source());
   const std::string what = fmt::format("[[source]] #{}", index + 1);
 
   for (const auto& [key, node] : table) {
     if (!kKnownKeys.count(key.str())) {
-      return util::fail(fmt::format("{}: {}: unknown key '{}' (known: name, version, origin, "
-                                    "package, package_version, suite, archive, sha256, "
-                                    "unpacks_to, env)",
-                                    where(path, key.source()), what, key.str()));
+      return util::fail(
+          fmt::format("{}: {}: unknown key '{}' (known: name, version, origin, "
+                      "package, package_version, suite, archive, sha256, "
+                      "unpacks_to, env)",
+                      where(path, key.source()), what, key.str()));
     }
     if (!node.is_string()) {
       return util::fail(fmt::format("{}: {}: '{}' must be a string", where(path, node.source()),
@@ -99,13 +100,11 @@ util::Result<SourceEntry> read_entry(const toml::table& table, const std::string
 
   SourceEntry entry;
   entry.line = static_cast<int>(table.source().begin.line);
-  for (auto [key, field] : {std::pair{"name", &entry.name}, std::pair{"version", &entry.version},
-                            std::pair{"package", &entry.package},
-                            std::pair{"package_version", &entry.package_version},
-                            std::pair{"archive", &entry.archive},
-                            std::pair{"sha256", &entry.sha256},
-                            std::pair{"unpacks_to", &entry.unpacks_to},
-                            std::pair{"env", &entry.env}}) {
+  for (auto [key, field] :
+       {std::pair{"name", &entry.name}, std::pair{"version", &entry.version},
+        std::pair{"package", &entry.package}, std::pair{"package_version", &entry.package_version},
+        std::pair{"archive", &entry.archive}, std::pair{"sha256", &entry.sha256},
+        std::pair{"unpacks_to", &entry.unpacks_to}, std::pair{"env", &entry.env}}) {
     auto value = require(key);
     if (!value) return tl::unexpected(value.error());
     *field = std::move(*value);
@@ -118,9 +117,10 @@ util::Result<SourceEntry> read_entry(const toml::table& table, const std::string
     return util::fail(fmt::format("{}: source '{}': '{}' {}", at(key), entry.name, key, rule));
   };
   if (!is_name(entry.name)) {
-    return util::fail(fmt::format("{}: {}: name '{}' must be lower-case letters, digits, '-', "
-                                  "'_' or '.'",
-                                  at("name"), what, entry.name));
+    return util::fail(
+        fmt::format("{}: {}: name '{}' must be lower-case letters, digits, '-', "
+                    "'_' or '.'",
+                    at("name"), what, entry.name));
   }
   if (!is_version(entry.version)) return bad("version", "must be a version like 3.6.6");
   if (!is_version(entry.package_version)) {
@@ -140,14 +140,16 @@ util::Result<SourceEntry> read_entry(const toml::table& table, const std::string
   if (*origin == "debian-source") {
     entry.origin = Origin::kDebianSource;
     if (!table.contains("suite")) {
-      return util::fail(fmt::format("{}: source '{}': origin 'debian-source' needs 'suite' "
-                                    "(e.g. suite = \"trixie\")",
-                                    table_at, entry.name));
+      return util::fail(
+          fmt::format("{}: source '{}': origin 'debian-source' needs 'suite' "
+                      "(e.g. suite = \"trixie\")",
+                      table_at, entry.name));
     }
     if (!is_name(entry.suite)) return bad("suite", "must be a Debian suite name like trixie");
   } else if (*origin == "npm") {
     entry.origin = Origin::kNpm;
-    if (table.contains("suite")) return bad("suite", "is only meaningful for origin 'debian-source'");
+    if (table.contains("suite"))
+      return bad("suite", "is only meaningful for origin 'debian-source'");
   } else {
     return bad("origin", fmt::format("is '{}'; expected 'debian-source' or 'npm'", *origin));
   }
@@ -183,9 +185,10 @@ util::Result<SourceLock> parse_lock(std::string_view text, const std::string& pa
 
   for (const auto& [key, node] : root) {
     if (key.str() != "schema_version" && key.str() != "source") {
-      return util::fail(fmt::format("{}: unknown top-level key '{}' (expected schema_version and "
-                                    "[[source]] tables)",
-                                    where(path, key.source()), key.str()));
+      return util::fail(
+          fmt::format("{}: unknown top-level key '{}' (expected schema_version and "
+                      "[[source]] tables)",
+                      where(path, key.source()), key.str()));
     }
   }
   const auto* schema = root.get("schema_version");

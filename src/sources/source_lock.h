@@ -22,17 +22,17 @@ enum class Origin {
 std::string_view origin_name(Origin origin);
 
 struct SourceEntry {
-  std::string name;             // short id used on the command line, e.g. "mbedtls"
-  std::string version;          // upstream version, e.g. "3.6.6"
+  std::string name;     // short id used on the command line, e.g. "mbedtls"
+  std::string version;  // upstream version, e.g. "3.6.6"
   Origin origin = Origin::kDebianSource;
   std::string package;          // package name in the origin's registry
   std::string package_version;  // exact version in that registry, e.g. "3.6.6-0.1~deb13u1"
   std::string suite;            // Debian suite to fetch from (debian-source only, else empty)
-  std::string archive;          // file name of the pinned archive, e.g. "mbedtls_3.6.6.orig.tar.bz2"
-  std::string sha256;           // 64 lower-case hex digits of `archive`
-  std::string unpacks_to;       // top-level directory inside the archive, e.g. "mbedtls-3.6.6"
-  std::string env;              // environment variable that overrides the source root
-  int line = 0;                 // where the entry starts in the lock file (for messages)
+  std::string archive;     // file name of the pinned archive, e.g. "mbedtls_3.6.6.orig.tar.bz2"
+  std::string sha256;      // 64 lower-case hex digits of `archive`
+  std::string unpacks_to;  // top-level directory inside the archive, e.g. "mbedtls-3.6.6"
+  std::string env;         // environment variable that overrides the source root
+  int line = 0;            // where the entry starts in the lock file (for messages)
 
   // "<name> <version>", as used in messages.
   std::string label() const { return name + " " + version; }

@@ -247,11 +247,14 @@ util::Result<model::Board> load_board(const std::filesystem::path& boards_dir,
   text << in.rdbuf();
   auto board = parse_board(text.str(), file.string());
   if (!board) return board;
-  if (board->name != name)
+  if (board->name != name) {
+    // The text parsed once already, so this parse cannot fail; it only locates `name`.
+    const toml::table root = toml::parse(text.str(), file.string());
     return util::fail(
         fmt::format("{}: board name '{}' does not match its directory '{}'; "
                     "make them equal",
-                    file.string(), board->name, name));
+                    location(file.string(), root.get("name")->source()), board->name, name));
+  }
   board->directory = directory;
   return board;
 }

@@ -19,8 +19,9 @@ Result<std::filesystem::path> cache_dir(const EnvLookup& env) {
   } else if (auto home = env("HOME")) {
     dir = std::filesystem::path(*home) / ".cache" / "fathom";
   } else {
-    return fail("no cache directory: none of FATHOM_CACHE_DIR, XDG_CACHE_HOME, HOME is set; "
-                "set FATHOM_CACHE_DIR=/path/to/cache");
+    return fail(
+        "no cache directory: none of FATHOM_CACHE_DIR, XDG_CACHE_HOME, HOME is set; "
+        "set FATHOM_CACHE_DIR=/path/to/cache");
   }
   std::error_code ec;
   auto absolute = std::filesystem::absolute(dir, ec);

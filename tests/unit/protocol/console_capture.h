@@ -7,8 +7,8 @@
 namespace fathom::protocol::testing {
 
 struct ConsoleCapture {
-  std::string bytes;               // everything written, in order
-  std::vector<std::string> writes; // one entry per fathom_console_write() call
+  std::string bytes;                // everything written, in order
+  std::vector<std::string> writes;  // one entry per fathom_console_write() call
 };
 
 // The capture shared by all tests in the process; tests clear it before use.

@@ -44,8 +44,9 @@ TEST(ProtocolRecord, RecordWithoutFieldsIsValid) {
 }
 
 TEST(ProtocolRecord, FreeTextIsNotARecord) {
-  for (const std::string& text : std::vector<std::string>{"", "hello", "@F", "@Foo 1 2", " @F 0 END 0 0 #00000000",
-                                 "@f 0 END", std::string("\0\xff", 2)}) {
+  for (const std::string& text :
+       std::vector<std::string>{"", "hello", "@F", "@Foo 1 2", " @F 0 END 0 0 #00000000",
+                                "@f 0 END", std::string("\0\xff", 2)}) {
     auto r = parse_line(text, 1);
     ASSERT_TRUE(r) << text;
     EXPECT_FALSE(r->has_value()) << text;
@@ -118,15 +119,15 @@ TEST(ProtocolRecord, TooLongRecordIsError) {
 
 TEST(ProtocolRecord, MalformedStructureWithValidCrcIsError) {
   const std::vector<std::string> covered_variants = {
-      "@F 0  END 0 0 ",      // two spaces
-      "@F 0 END 0 a#b ",     // '#' inside a field
-      "@F x END 0 0 ",       // non-numeric seq
-      "@F 01 END 0 0 ",      // leading zero
-      "@F 0 end 0 0 ",       // lower-case type
-      "@F 0 ",               // no type
-      "@F 99999999999999999999 END ",  // seq overflows 64 bits
+      "@F 0  END 0 0 ",                   // two spaces
+      "@F 0 END 0 a#b ",                  // '#' inside a field
+      "@F x END 0 0 ",                    // non-numeric seq
+      "@F 01 END 0 0 ",                   // leading zero
+      "@F 0 end 0 0 ",                    // lower-case type
+      "@F 0 ",                            // no type
+      "@F 99999999999999999999 END ",     // seq overflows 64 bits
       std::string("@F 0 END a\0b ", 13),  // NUL in a field
-      "@F 0 END \x7f ",      // DEL
+      "@F 0 END \x7f ",                   // DEL
   };
   for (const auto& covered : covered_variants) {
     auto r = parse_line(with_crc(covered), 3);

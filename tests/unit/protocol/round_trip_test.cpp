@@ -51,8 +51,7 @@ TEST_F(ProtocolRoundTrip, FieldsParseBackExactly) {
   EXPECT_EQ(r.seq, 0u);
   EXPECT_EQ(r.type, "SAMPLE");
   EXPECT_EQ(r.fields, (std::vector<std::string>{"ecdsa_p256_sign", "0", "4294967295",
-                                                "18446744073709551615", "4294967296",
-                                                "1234567"}));
+                                                "18446744073709551615", "4294967296", "1234567"}));
   EXPECT_EQ(fathom_rec_count(), 1u);
 }
 
@@ -79,8 +78,7 @@ TEST_F(ProtocolRoundTrip, TextFieldsAreMadeWellFormed) {
   fathom_rec_str(nullptr);
   fathom_rec_str("!~");
   fathom_rec_end();
-  EXPECT_EQ(only_record().fields,
-            (std::vector<std::string>{"rfc_6979__2__", "-", "-", "!~"}));
+  EXPECT_EQ(only_record().fields, (std::vector<std::string>{"rfc_6979__2__", "-", "-", "!~"}));
 }
 
 TEST_F(ProtocolRoundTrip, LongestRecordFitsAndLongerIsDroppedVisibly) {

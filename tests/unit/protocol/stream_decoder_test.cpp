@@ -106,7 +106,7 @@ TEST(ProtocolStreamDecoder, CyclesWrapAroundAt32Bits) {
       .add("CAL", {"4294967294", "3"})  // overhead (3 - 4294967294) mod 2^32 = 5
       .add("KAT", {"op", "v", "PASS"})
       .add("KATSUM", {"op", "1", "1"})
-      .add("SAMPLE", {"op", "0", "4294967040", "256"})  // 512 raw
+      .add("SAMPLE", {"op", "0", "4294967040", "256"})         // 512 raw
       .add("SAMPLE", {"op", "1", "4294967295", "4294967295"})  // 0 raw < overhead
       .end();
   const DecodedStream s = decode_stream(b.str());
@@ -367,9 +367,7 @@ TEST(ProtocolStreamDecoder, KatsumDisagreeingWithKatRecordsFails) {
 
 TEST(ProtocolStreamDecoder, SkipRunFailedDiscardsEarlierSamples) {
   StreamBuilder b = preamble();
-  b.add("SAMPLE", {"sha256", "0", "0", "1000"})
-      .add("SKIP", {"sha256", "run-failed"})
-      .end(1);
+  b.add("SAMPLE", {"sha256", "0", "0", "1000"}).add("SKIP", {"sha256", "run-failed"}).end(1);
   const DecodedStream s = decode_stream(b.str());
   EXPECT_TRUE(s.errors.empty()) << all_errors(s);
   EXPECT_TRUE(s.completed);
@@ -395,16 +393,17 @@ TEST(ProtocolStreamDecoder, SkipSetupFailedCreatesFailedOperation) {
 TEST(ProtocolStreamDecoder, MalformedRecordsAreErrorsNotNumbers) {
   StreamBuilder b = preamble();
   b.add("BOGUS", {"1"})
-      .add("SAMPLE", {"sha256", "0", "100"})                // 3 fields
-      .add("SAMPLE", {"sha256", "0", "1x0", "200"})         // non-numeric
-      .add("SAMPLE", {"sha256", "0", "4294967296", "5"})    // does not fit 32 bits
-      .add("SAMPLE", {"SHA256", "0", "0", "5"})             // bad operation name
+      .add("SAMPLE", {"sha256", "0", "100"})              // 3 fields
+      .add("SAMPLE", {"sha256", "0", "1x0", "200"})       // non-numeric
+      .add("SAMPLE", {"sha256", "0", "4294967296", "5"})  // does not fit 32 bits
+      .add("SAMPLE", {"SHA256", "0", "0", "5"})           // bad operation name
       .add("KAT", {"sha256", "v", "MAYBE"})
-      .add("SAMPLE", {"sha256", "3", "0", "500"})           // run >= runs
+      .add("SAMPLE", {"sha256", "3", "0", "500"})  // run >= runs
       .end();
   const DecodedStream s = decode_stream(b.str());
   EXPECT_TRUE(has_error(s, "line 6: unknown record type 'BOGUS'")) << all_errors(s);
-  EXPECT_TRUE(has_error(s, "line 7: SAMPLE record has 3 fields, expected 4 (<op> <run> <t0> <t1>)"));
+  EXPECT_TRUE(
+      has_error(s, "line 7: SAMPLE record has 3 fields, expected 4 (<op> <run> <t0> <t1>)"));
   EXPECT_TRUE(has_error(s, "line 8: SAMPLE field t0 '1x0' is not an unsigned 32-bit decimal"));
   EXPECT_TRUE(has_error(s, "line 9: SAMPLE field t0 '4294967296' is not an unsigned 32-bit"));
   EXPECT_TRUE(has_error(s, "line 10: SAMPLE record names operation 'SHA256'"));
@@ -460,9 +459,9 @@ TEST(ProtocolStreamDecoder, UnsupportedProtocolVersionStopsDecoding) {
 // an unrelated read in between. Instructions advance 1 per cycle here, except where noted.
 std::vector<CycleProbe> probes_for_valid_stream() {
   return {
-      {90, 1000},   {95, 1004},   // a CAL attempt the harness did not choose
-      {100, 2000},  {110, 2003},  // chosen CAL: 3 instructions of probe overhead
-      {4000, 2500},               // some other read
+      {90, 1000},   {95, 1004},     // a CAL attempt the harness did not choose
+      {100, 2000},  {110, 2003},    // chosen CAL: 3 instructions of probe overhead
+      {4000, 2500},                 // some other read
       {5000, 3000}, {6010, 3803},   // run 0: 800 instructions
       {7000, 4000}, {8210, 4903},   // run 1: 900
       {9000, 5000}, {10110, 5703},  // run 2: 700
@@ -502,8 +501,8 @@ TEST(ProtocolStreamDecoder, ProbesWithRepeatedValuesAreMatchedInOrder) {
       .add("SAMPLE", {"op", "0", "0", "50"})
       .add("SAMPLE", {"op", "1", "0", "50"})
       .end();
-  const std::vector<CycleProbe> probes = {
-      {0, 10}, {2, 11}, {0, 100}, {50, 140}, {0, 200}, {50, 260}};
+  const std::vector<CycleProbe> probes = {{0, 10},   {2, 11},  {0, 100},
+                                          {50, 140}, {0, 200}, {50, 260}};
   const DecodedStream s = decode_stream(b.str(), std::span(probes));
   EXPECT_TRUE(s.errors.empty()) << all_errors(s);
   EXPECT_EQ(s.operations[0].instruction_samples, (std::vector<uint64_t>{39, 59}));

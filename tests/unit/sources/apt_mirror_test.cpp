@@ -141,12 +141,12 @@ TEST(AptMirror, DiscoveryWithoutMirrorSaysWhereItLooked) {
 }
 
 TEST(AptMirror, SourceListForASuite) {
-  EXPECT_EQ(debian_source_list({"http://m.example/debian", "http://m.example/debian-security"},
-                               "trixie"),
-            "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] "
-            "http://m.example/debian trixie main\n"
-            "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] "
-            "http://m.example/debian-security trixie-security main\n");
+  EXPECT_EQ(
+      debian_source_list({"http://m.example/debian", "http://m.example/debian-security"}, "trixie"),
+      "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] "
+      "http://m.example/debian trixie main\n"
+      "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] "
+      "http://m.example/debian-security trixie-security main\n");
   EXPECT_EQ(debian_source_list({"http://m.example/debian", ""}, "trixie"),
             "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] "
             "http://m.example/debian trixie main\n");

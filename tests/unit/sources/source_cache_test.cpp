@@ -36,8 +36,8 @@ class SourceCacheTest : public testing::Test {
     std::ofstream(tree / "include" / "demo.h") << "#define DEMO 1\n";
     good_archive_ = base_ / "good" / "demo_1.0.orig.tar.bz2";
     fs::create_directories(good_archive_.parent_path());
-    auto tar = util::run_process({"tar", "-cjf", good_archive_.string(), "-C",
-                                  (base_ / "upstream").string(), "demo-1.0"});
+    auto tar = util::run_process(
+        {"tar", "-cjf", good_archive_.string(), "-C", (base_ / "upstream").string(), "demo-1.0"});
     ASSERT_TRUE(tar && tar->exit_code == 0) << (tar ? tar->stderr_text : tar.error().message);
     bad_archive_ = base_ / "bad" / "demo_1.0.orig.tar.bz2";
     fs::create_directories(bad_archive_.parent_path());
@@ -59,14 +59,14 @@ class SourceCacheTest : public testing::Test {
 
   // A downloader that copies `from` into the work directory and counts its calls.
   Downloader copy_from(fs::path from) {
-    return [this, from](const SourceEntry& entry, const DownloadDirs& dirs)
-               -> util::Result<fs::path> {
-      ++downloads_;
-      EXPECT_TRUE(fs::is_directory(dirs.work_dir));
-      EXPECT_TRUE(fs::is_empty(dirs.work_dir));
-      fs::copy_file(from, dirs.work_dir / entry.archive);
-      return dirs.work_dir / entry.archive;
-    };
+    return
+        [this, from](const SourceEntry& entry, const DownloadDirs& dirs) -> util::Result<fs::path> {
+          ++downloads_;
+          EXPECT_TRUE(fs::is_directory(dirs.work_dir));
+          EXPECT_TRUE(fs::is_empty(dirs.work_dir));
+          fs::copy_file(from, dirs.work_dir / entry.archive);
+          return dirs.work_dir / entry.archive;
+        };
   }
   Downloader offline() {
     return [this](const SourceEntry&, const DownloadDirs&) -> util::Result<fs::path> {

@@ -79,7 +79,10 @@ TEST(BoardLoader, NameMustMatchDirectory) {
   auto board = load_board(dir, "other");
   std::filesystem::remove_all(dir);
   ASSERT_FALSE(board.has_value());
-  EXPECT_NE(board.error().message.find("does not match its directory"), std::string::npos);
+  EXPECT_NE(board.error().message.find("board.toml:1:8: board name 'b' does not match its "
+                                      "directory 'other'"),
+            std::string::npos)
+      << board.error().message;
 }
 
 TEST(BoardLoader, ParsesAValidBoard) {

@@ -21,8 +21,7 @@ TEST(RunProcess, ArgumentsAreNotInterpretedByAShell) {
 
 TEST(RunProcess, LargeOutputOnBothStreamsDoesNotDeadlock) {
   // 1 MiB on each stream: far beyond a pipe buffer, so both must be drained together.
-  auto out = run_process(
-      {"sh", "-c", "head -c 1048576 /dev/zero; head -c 1048576 /dev/zero >&2"});
+  auto out = run_process({"sh", "-c", "head -c 1048576 /dev/zero; head -c 1048576 /dev/zero >&2"});
   ASSERT_TRUE(out) << out.error().message;
   EXPECT_EQ(out->stdout_text.size(), 1048576u);
   EXPECT_EQ(out->stderr_text.size(), 1048576u);
