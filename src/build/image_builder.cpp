@@ -181,9 +181,7 @@ util::Result<BuiltImage> build_image(const ImageRequest& req, const Toolchain& t
       fmt::format("-DFATHOM_BOARD_NAME=\"{}\"", board.name),
       fmt::format("-DFATHOM_CONFIG_NAME=\"{}\"", cfg.name),
       fmt::format("-DFATHOM_LIBRARY_NAME=\"{}\"", lib->name),
-      fmt::format("-DFATHOM_LIBRARY_VERSION=\"{}\"", lib->version),
-      fmt::format("-DFATHOM_DEFAULT_RUNS={}", req.default_runs),
-      fmt::format("-DFATHOM_DEFAULT_WARMUP={}", req.default_warmup)};
+      fmt::format("-DFATHOM_LIBRARY_VERSION=\"{}\"", lib->version)};
   for (const auto& d : cfg.harness_defines) defs.push_back("-D" + d);
 
   std::vector<fs::path> sources;

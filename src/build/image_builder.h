@@ -23,8 +23,6 @@ struct ImageRequest {
   std::filesystem::path firmware_dir;      // the repository's firmware/
   std::filesystem::path library_source;    // root of the unpacked library sources
   std::filesystem::path build_root;        // e.g. ~/.cache/fathom/builds
-  uint32_t default_runs = 10;              // compiled-in defaults (boards without a host)
-  uint32_t default_warmup = 1;
 };
 
 struct BuiltImage {

@@ -118,8 +118,6 @@ util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOpt
         req.firmware_dir = options.firmware_dir;
         req.library_source = *root;
         req.build_root = options.build_root;
-        req.default_runs = runs;
-        req.default_warmup = warmup;
         auto built = build::build_image(req, *toolchain, [&](const std::string& s) {
           progress.update(fmt::format("{} on {}: {}", cfg.name, board_name, s));
         });

@@ -67,6 +67,7 @@ util::Result<std::unique_ptr<Machine>> Machine::create(const model::Board& board
     return util::fail(fmt::format("Unicorn has no {} model: {}", board.core, uc_strerror(err)));
   }
   std::unique_ptr<Machine> m(new Machine(board, uc, std::move(*timing)));
+  m->cpuid_ = core->cpuid;
   m->scs_ = SystemControl(core->cpuid);
 
   for (const auto& r : board.memory) {
@@ -92,6 +93,9 @@ util::Result<std::unique_ptr<Machine>> Machine::create(const model::Board& board
     return util::fail(fmt::format("board '{}': cannot map the console or system control space "
                                   "(overlaps memory?): {}",
                                   board.name, uc_strerror(err)));
+  if (uc_context_alloc(uc, &m->reset_context_) != UC_ERR_OK ||
+      uc_context_save(uc, m->reset_context_) != UC_ERR_OK)
+    return util::fail("cannot save the simulated CPU's reset state (Unicorn context)");
   uc_hook h;
   uc_hook_add(uc, &h, UC_HOOK_CODE, reinterpret_cast<void*>(&Machine::on_code), m.get(), 1, 0);
   uc_hook_add(uc, &h, UC_HOOK_MEM_UNMAPPED | UC_HOOK_MEM_PROT,
@@ -108,6 +112,7 @@ Machine::Machine(const model::Board& board, uc_engine* uc,
     : board_(board), uc_(uc), timing_(std::move(timing)), scs_(0) {}
 
 Machine::~Machine() {
+  if (reset_context_) uc_context_free(reset_context_);
   if (uc_) uc_close(uc_);
 }
 
@@ -135,6 +140,10 @@ util::Result<void> Machine::load(const elf::ElfImage& image) {
 util::Result<void> Machine::write_memory(uint32_t address, const std::vector<uint8_t>& bytes) {
   if (uc_mem_write(uc_, address, bytes.data(), bytes.size()) != UC_ERR_OK)
     return util::fail(fmt::format("cannot write {} bytes at {:#010x}", bytes.size(), address));
+  // Forget decoded instructions in the written range: the bytes may be code.
+  for (auto& region : code_regions_)
+    for (uint64_t a = address & ~1u; a < uint64_t{address} + bytes.size(); a += 2)
+      if (a - region.origin < region.length) region.decoded[(a - region.origin) >> 1] = {};
   return {};
 }
 
@@ -275,6 +284,11 @@ RunOutcome Machine::run(uint64_t cycle_budget) {
   budget_ = cycle_budget;
   current_ = nullptr;
   stopping_ = false;
+  // Back to the reset state: an earlier run leaves registers, DWT/DEMCR settings and the timing
+  // model's pipeline state behind, and they would change this run's counts.
+  uc_context_restore(uc_, reset_context_);
+  scs_ = SystemControl(cpuid_);
+  if (auto fresh = timing::make_timing_model(board_)) timing_ = std::move(*fresh);
   const model::MemoryRegion* flash = nullptr;
   for (const auto& r : board_.memory)
     if (r.kind == model::MemoryKind::kFlash) flash = &r;

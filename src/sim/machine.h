@@ -58,7 +58,9 @@ class Machine {
   util::Result<void> write_memory(uint32_t address, const std::vector<uint8_t>& bytes);
 
   // Runs from reset (initial SP and reset vector from the vector table at the flash origin)
-  // until the firmware exits, faults, or `cycle_budget` model cycles have elapsed.
+  // until the firmware exits, faults, or `cycle_budget` model cycles have elapsed. Every run
+  // starts from the same CPU registers, system control space and timing-model state, so
+  // running one machine again gives the same counts; memory keeps what earlier runs wrote.
   RunOutcome run(uint64_t cycle_budget);
 
   std::string timing_model_name() const { return timing_->name(); }
@@ -87,6 +89,8 @@ class Machine {
   std::unique_ptr<timing::CoreTimingModel> timing_;
   InstructionDecoder decoder_;
   SystemControl scs_;
+  uint32_t cpuid_ = 0;                    // SCB->CPUID, for resetting `scs_`
+  uc_context* reset_context_ = nullptr;   // CPU registers as created, restored by `run`
   const elf::ElfImage* image_ = nullptr;
 
   // Decoded instructions, indexed by (address - region origin) / 2, per executable region.

@@ -55,6 +55,16 @@ util::Result<TargetRun> SimTarget::run(const RunRequest& req) {
     return util::fail(fmt::format("'{}': fathom_params is {} bytes, expected {} (harness and "
                                   "host disagree; rebuild the image)",
                                   req.elf.string(), params->size_bytes, bytes->size()));
+  const auto* flash = [&]() -> const model::MemoryRegion* {
+    for (const auto& r : req.board->memory)
+      if (r.kind == model::MemoryKind::kFlash) return &r;
+    return nullptr;
+  }();
+  if (!flash || params->address < flash->origin ||
+      uint64_t{params->address} + params->size_bytes > uint64_t{flash->origin} + flash->length_bytes)
+    return util::fail(fmt::format("'{}': fathom_params is at {:#010x}, outside flash; the startup "
+                                  "code would overwrite the run parameters (rebuild the image)",
+                                  req.elf.string(), params->address));
   if (auto r = (*machine)->write_memory(params->address, *bytes); !r)
     return tl::unexpected(r.error());
 

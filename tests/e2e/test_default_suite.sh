@@ -34,4 +34,6 @@ for name in ["sha256_64", "sha256_1k", "hmac_sha256", "hkdf_sha256", "aes128_gcm
 expect_exit 0 "$FATHOM" run --runs 1 --warmup 0 --op sha256_64 --op ecdh_p256_shared
 grep -q "mbedtls-no-nist-optim" "$WORK/out" || fail "table lacks the second configuration"
 grep -q "ratio" "$WORK/out" || fail "table lacks the ratio column"
+grep -q "ecdh_p256_shared" "$WORK/out" || fail "table lacks a selected operation"
+! grep -q "hkdf_sha256" "$WORK/out" || fail "--op did not restrict the operations"
 echo PASS

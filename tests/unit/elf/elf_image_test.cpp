@@ -32,14 +32,16 @@ struct MiniElf {
   std::vector<uint8_t> payload = {0x00, 0xBF, 0x00, 0xBF, 0x00, 0xBF, 0x70, 0x47,  // alpha
                                   0x00, 0xBF, 0x70, 0x47,                          // zeta
                                   'm',  's',  'g',  0,                             // message
-                                  0x70, 0x47, 0x00, 0x00};                         // nosize
+                                  0x70, 0x47, 0x00, 0xBF};                         // nosize
   bool with_sections = true;
 
   uint32_t data_size() const { return static_cast<uint32_t>(payload.size()); }
 
   std::vector<uint8_t> build() const {
-    std::vector<uint8_t> out(kDataOffset);
-    out.insert(out.end(), payload.begin(), payload.end());
+    std::vector<uint8_t> out;
+    out.reserve(1024);
+    out.resize(kDataOffset);
+    append(out, payload.data(), payload.size());
     align(out);
 
     // Symbol names and the symbol table.
@@ -183,12 +185,18 @@ TEST(ElfImage, ParsesTheHandBuiltImage) {
   EXPECT_EQ(seg.memory_size_bytes, MiniElf::kMemSize);
   EXPECT_TRUE(seg.executable);
   EXPECT_EQ(seg.data, MiniElf{}.payload);
-  ASSERT_EQ(img->sections().size(), 5u);
-  EXPECT_EQ(img->sections()[1].name, ".text");
-  EXPECT_TRUE(img->sections()[1].allocated);
-  EXPECT_TRUE(img->sections()[1].executable);
-  EXPECT_FALSE(img->sections()[1].writable);
-  EXPECT_EQ(img->sections()[2].name, ".symtab");
+  // Section 0 (SHT_NULL) is not listed.
+  ASSERT_EQ(img->sections().size(), 4u);
+  const Section& text = img->sections()[0];
+  EXPECT_EQ(text.name, ".text");
+  EXPECT_EQ(text.address, kBase);
+  EXPECT_EQ(text.size_bytes, MiniElf{}.data_size());
+  EXPECT_TRUE(text.allocated);
+  EXPECT_TRUE(text.executable);
+  EXPECT_FALSE(text.writable);
+  EXPECT_TRUE(text.has_file_data);
+  EXPECT_EQ(img->sections()[1].name, ".symtab");
+  EXPECT_FALSE(img->sections()[1].allocated);
 }
 
 TEST(ElfImage, SymbolsAreSortedWithTheThumbBitCleared) {
@@ -257,6 +265,7 @@ TEST(ElfImage, ReadStringIsBounded) {
   EXPECT_EQ(img->read_string(kBase + 12), "msg");
   EXPECT_EQ(img->read_string(kBase + 14), "g");
   EXPECT_EQ(img->read_string(kBase + 15), "");
+  EXPECT_EQ(img->read_string(kBase + 16), "pG");
   EXPECT_FALSE(img->read_string(kBase + 12, 3)) << "the terminator is the 4th byte";
   EXPECT_EQ(img->read_string(kBase + 12, 4), "msg");
   EXPECT_FALSE(img->read_string(kBase + 19)) << "no terminator before the end of the file data";
@@ -292,8 +301,11 @@ TEST(ElfImageMalformed, BadMagic) {
 }
 
 TEST(ElfImageMalformed, SixtyFourBitElf) {
+  // The first 4 KiB of this test binary: its ELF header and program headers.
   std::ifstream in("/proc/self/exe", std::ios::binary);
-  std::vector<uint8_t> self((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<uint8_t> self(4096);
+  in.read(reinterpret_cast<char*>(self.data()), static_cast<std::streamsize>(self.size()));
+  self.resize(static_cast<size_t>(in.gcount()));
   ASSERT_GT(self.size(), 64u);
   ASSERT_EQ(self[EI_CLASS], ELFCLASS64) << "this test expects a 64-bit host";
   expect_error(std::move(self), "not a 32-bit ELF file");
@@ -407,8 +419,8 @@ TEST(ElfImageMalformed, SymbolNamesOutsideTheStringTable) {
   poke<uint32_t>(bytes, symtab.sh_offset + sizeof(Elf32_Sym) + offsetof(Elf32_Sym, st_name),
                  0x7FFFFFFFu);
   auto img = ElfImage::parse(bytes, "test.elf");
-  if (img)
-    for (const auto& s : img->symbols()) EXPECT_FALSE(s.name.empty());
+  if (!img) return;
+  for (const auto& s : img->symbols()) EXPECT_FALSE(s.name.empty());
 }
 
 // Every prefix of a valid file either parses or fails cleanly; a prefix that cuts into the
@@ -486,8 +498,8 @@ TEST(ElfImageMalformed, RandomByteFlipsOverFirmware) {
       if (at < bytes.size()) bytes[at] ^= static_cast<uint8_t>(1u << (rng() % 8));
     }
     auto img = ElfImage::parse(std::move(bytes), "sim_fixture.elf");
-    if (img)
-      for (const auto& s : img->symbols()) (void)img->describe_address(s.address);
+    if (!img) continue;
+    for (const auto& s : img->symbols()) (void)img->describe_address(s.address);
   }
 }
 

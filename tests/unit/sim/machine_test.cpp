@@ -139,7 +139,9 @@ TEST_P(MachineFaultTest, ReportsKindAndFunctionAndStops) {
   EXPECT_FALSE(out.exited);
   EXPECT_EQ(out.exit_code, -1);
   EXPECT_EQ(out.console, "");
-  if (c.mode != kSpin) EXPECT_LT(out.cycles, kBudgetCycles);
+  if (c.mode != kSpin) {
+    EXPECT_LT(out.cycles, kBudgetCycles);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -244,19 +246,6 @@ TEST_F(MachineTest, CycleCounterMatchesTheMachineAndTheTimingModel) {
   EXPECT_GT(printed.at("taken_branch") - printed.at("empty"), 1u);
 }
 
-TEST_F(MachineTest, InstructionCountIsExact) {
-  // The timing sequence's instructions between its two reads, counted by the machine, match
-  // the number of instructions in the source (timing_sequences.S): covered above. Here: the
-  // whole run counts the same instructions as the reads report, and a longer run reports more.
-  const RunOutcome hello = run(kHello);
-  const RunOutcome timing = run(kTiming);
-  ASSERT_TRUE(hello.exited);
-  ASSERT_TRUE(timing.exited);
-  ASSERT_FALSE(timing.cycle_counter_reads.empty());
-  EXPECT_GT(timing.instructions, timing.cycle_counter_reads.back().instructions);
-  EXPECT_GT(timing.cycles, timing.cycle_counter_reads.back().cycles);
-}
-
 void expect_same(const RunOutcome& a, const RunOutcome& b) {
   EXPECT_EQ(a.exited, b.exited);
   EXPECT_EQ(a.exit_code, b.exit_code);
@@ -292,10 +281,21 @@ TEST_F(MachineTest, RunningTwiceOnOneMachineStartsFromReset) {
   expect_same(first, second);
 }
 
+TEST_F(MachineTest, RunAfterAFaultStartsFromReset) {
+  const RunOutcome fresh = run(kTiming);
+  for (uint32_t fault_mode : {kUndefined, kStackOverflow, kSpin}) {
+    SCOPED_TRACE(fault_mode);
+    auto m = machine_for(fault_mode);
+    ASSERT_TRUE(m);
+    ASSERT_TRUE(m->run(100'000).fault);
+    set_mode(*m, kTiming);
+    expect_same(fresh, m->run(kBudgetCycles));
+  }
+}
+
 TEST_F(MachineTest, LoadRefusesAnImageOutsideTheMemoryMap) {
   model::Board small = board_;
-  small.memory[0].length_bytes = 0x1000;  // too small for... nothing: the image is ~1.5 KiB
-  small.memory[0].origin = 0x00100000u;   // flash moved away from the image's addresses
+  small.memory[0].origin = 0x00100000u;  // flash moved away from the image's addresses
   auto m = Machine::create(small);
   ASSERT_TRUE(m) << m.error().message;
   auto loaded = (*m)->load(*image_);
