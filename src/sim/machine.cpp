@@ -148,6 +148,11 @@ util::Result<void> Machine::write_memory(uint32_t address, const std::vector<uin
 }
 
 const Instruction& Machine::instruction_at(uint32_t address) {
+  // Fast path: the region of the previous instruction, already decoded.
+  if (last_region_ && address - last_region_->origin < last_region_->length) {
+    const Instruction& slot = last_region_->decoded[(address - last_region_->origin) >> 1];
+    if (slot.size_bytes != 0) return slot;
+  }
   static const Instruction kUnknown{InstrClass::kOther, 2, 0, false, false, false};
   for (auto& region : code_regions_) {
     if (address - region.origin >= region.length) continue;
@@ -158,6 +163,7 @@ const Instruction& Machine::instruction_at(uint32_t address) {
       uc_mem_read(uc_, address, bytes.data(), available);
       slot = decoder_.decode(address, std::span<const uint8_t>(bytes.data(), available));
     }
+    last_region_ = &region;
     return slot;
   }
   return kUnknown;

@@ -100,6 +100,7 @@ class Machine {
     std::vector<Instruction> decoded;
   };
   std::vector<CodeRegion> code_regions_;
+  CodeRegion* last_region_ = nullptr;  // where the previous instruction was found
 
   // Execution state during `run`.
   RunOutcome outcome_;

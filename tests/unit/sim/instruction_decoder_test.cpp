@@ -37,6 +37,9 @@ struct Case {
   bool register_offset;
 };
 
+// Shown by gtest (and in ctest's test names) instead of a byte dump.
+void PrintTo(const Case& c, std::ostream* os) { *os << c.text; }
+
 class DecoderCase : public ::testing::TestWithParam<Case> {};
 
 TEST_P(DecoderCase, Classifies) {
@@ -80,7 +83,15 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"vldr s0, [r0]", {0xED90, 0x0A00}, IC::kFpuLoad, 4, 0, false, false},
         Case{"vpush {d8-d9}", {0xED2D, 0x8B04}, IC::kFpuMultiple, 4, 4, false, false},
         Case{"dmb sy", {0xF3BF, 0x8F5F}, IC::kBarrier, 4, 0, false, false},
-        Case{"udf #0", {0xDE00}, IC::kOther, 2, 0, false, false}));
+        Case{"udf #0", {0xDE00}, IC::kOther, 2, 0, false, false}),
+    [](const ::testing::TestParamInfo<Case>& info) {
+      std::string name;
+      for (char c : std::string(info.param.text))  // "ldr r0, [r1]" -> "ldr_r0_r1"
+        if (isalnum(static_cast<unsigned char>(c))) name += c;
+        else if (!name.empty() && name.back() != '_') name += '_';
+      while (!name.empty() && name.back() == '_') name.pop_back();
+      return std::to_string(info.index) + "_" + name;
+    });
 
 TEST(InstructionDecoder, DecodesOnlyTheFirstInstruction) {
   // "it eq; moveq r0, r1": the IT alone, 2 bytes.

@@ -90,6 +90,9 @@ struct Malformed {
   std::string expected_text;
 };
 
+// Shown by gtest (and in ctest's test names) instead of a byte dump.
+void PrintTo(const Malformed& m, std::ostream* os) { *os << m.to; }
+
 class SourceLockMalformed : public testing::TestWithParam<Malformed> {};
 
 TEST_P(SourceLockMalformed, IsRejectedWithLocation) {
@@ -119,7 +122,10 @@ INSTANTIATE_TEST_SUITE_P(
         Malformed{"name = \"wolfssl\"\n", "", "f.lock:2:1:", "missing key 'name'"},
         Malformed{"schema_version = 1", "schema_version = 2", "f.lock:1:18:", "must be 1"},
         Malformed{"schema_version = 1\n", "", "f.lock:1:1:", "schema_version"},
-        Malformed{"[[source]]", "[source]", "f.lock:2:1:", "[[source]] tables"}));
+        Malformed{"[[source]]", "[source]", "f.lock:2:1:", "[[source]] tables"}),
+    [](const testing::TestParamInfo<Malformed>& info) {
+      return "case" + std::to_string(info.index);
+    });
 
 TEST(SourceLock, NpmEntryMustNotHaveASuite) {
   std::string text = kGood;
