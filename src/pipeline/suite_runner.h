@@ -9,6 +9,7 @@
 
 #include "model/run_result.h"
 #include "model/suite.h"
+#include "sim/machine.h"
 #include "util/error.h"
 #include "util/progress.h"
 
@@ -21,6 +22,8 @@ struct RunOptions {
   std::optional<uint32_t> warmup;           // overrides Suite::warmup
   std::filesystem::path firmware_dir;       // the repository's firmware/
   std::filesystem::path build_root;         // where images are built (cache)
+  // Measurements always use kPerInstruction; `fathom bench` also times kBlockCountOnly.
+  sim::HookMode sim_hook_mode = sim::HookMode::kPerInstruction;
 };
 
 // Checks `options` against `suite` before anything is built: unknown configurations are an

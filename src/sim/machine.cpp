@@ -48,7 +48,8 @@ std::string exception_name(uint32_t intno) {
 
 }  // namespace
 
-util::Result<std::unique_ptr<Machine>> Machine::create(const model::Board& board) {
+util::Result<std::unique_ptr<Machine>> Machine::create(const model::Board& board,
+                                                       HookMode mode) {
   auto core = std::find_if(kCores.begin(), kCores.end(),
                            [&](const CoreInfo& c) { return board.core == c.name; });
   if (core == kCores.end())
@@ -97,7 +98,11 @@ util::Result<std::unique_ptr<Machine>> Machine::create(const model::Board& board
       uc_context_save(uc, m->reset_context_) != UC_ERR_OK)
     return util::fail("cannot save the simulated CPU's reset state (Unicorn context)");
   uc_hook h;
-  uc_hook_add(uc, &h, UC_HOOK_CODE, reinterpret_cast<void*>(&Machine::on_code), m.get(), 1, 0);
+  if (mode == HookMode::kPerInstruction)
+    uc_hook_add(uc, &h, UC_HOOK_CODE, reinterpret_cast<void*>(&Machine::on_code), m.get(), 1, 0);
+  else
+    uc_hook_add(uc, &h, UC_HOOK_BLOCK, reinterpret_cast<void*>(&Machine::on_block), m.get(), 1,
+                0);
   uc_hook_add(uc, &h, UC_HOOK_MEM_UNMAPPED | UC_HOOK_MEM_PROT,
               reinterpret_cast<void*>(&Machine::on_unmapped), m.get(), 1, 0);
   uc_hook_add(uc, &h, UC_HOOK_INTR, reinterpret_cast<void*>(&Machine::on_interrupt), m.get(), 1,
@@ -181,6 +186,24 @@ void Machine::on_code(uc_engine*, uint64_t address, uint32_t, void* self_ptr) {
   self->current_ = &self->instruction_at(pc);
   if (self->outcome_.cycles >= self->budget_ && !self->stopping_)
     self->stop_with_fault("budget-exhausted", pc,
+                          fmt::format("the cycle budget of {} cycles ran out", self->budget_));
+}
+
+void Machine::on_block(uc_engine*, uint64_t address, uint32_t size, void* self_ptr) {
+  auto* self = static_cast<Machine*>(self_ptr);
+  // Count the block's instructions (decoded once per address and cached like in on_code).
+  const auto start = static_cast<uint32_t>(address);
+  uint32_t count = 0;
+  for (uint32_t pc = start; pc < start + size;) {
+    const Instruction& insn = self->instruction_at(pc);
+    pc += insn.size_bytes ? insn.size_bytes : 2;
+    ++count;
+  }
+  self->outcome_.instructions += count;
+  self->outcome_.cycles += count;
+  self->current_pc_ = start;
+  if (self->outcome_.cycles >= self->budget_ && !self->stopping_)
+    self->stop_with_fault("budget-exhausted", start,
                           fmt::format("the cycle budget of {} cycles ran out", self->budget_));
 }
 

@@ -42,10 +42,21 @@ struct RunOutcome {
   double host_seconds = 0;
 };
 
+// How the simulator observes execution.
+enum class HookMode {
+  // A hook per instruction: exact instruction counts, the timing model's cycles, and CYCCNT
+  // exact at the reading instruction. The only mode used for measurements.
+  kPerInstruction,
+  // A hook per translation block that only counts instructions (one "cycle" each). CYCCNT is
+  // exact only at block boundaries. For `fathom bench`, to show what the exact mode costs.
+  kBlockCountOnly,
+};
+
 class Machine {
  public:
   // A machine for `board` with the timing model of its core.
-  static util::Result<std::unique_ptr<Machine>> create(const model::Board& board);
+  static util::Result<std::unique_ptr<Machine>> create(const model::Board& board,
+                                                       HookMode mode = HookMode::kPerInstruction);
   ~Machine();
   Machine(const Machine&) = delete;
   Machine& operator=(const Machine&) = delete;
@@ -70,6 +81,7 @@ class Machine {
           std::unique_ptr<timing::CoreTimingModel> timing);
 
   static void on_code(uc_engine* uc, uint64_t address, uint32_t size, void* self);
+  static void on_block(uc_engine* uc, uint64_t address, uint32_t size, void* self);
   static bool on_unmapped(uc_engine* uc, uc_mem_type type, uint64_t address, int size,
                           int64_t value, void* self);
   static void on_interrupt(uc_engine* uc, uint32_t intno, void* self);

@@ -40,7 +40,7 @@ util::Result<std::vector<uint8_t>> encode_params(const RunRequest& req) {
 util::Result<TargetRun> SimTarget::run(const RunRequest& req) {
   auto image = elf::ElfImage::load(req.elf);
   if (!image) return tl::unexpected(image.error());
-  auto machine = sim::Machine::create(*req.board);
+  auto machine = sim::Machine::create(*req.board, mode_);
   if (!machine) return tl::unexpected(machine.error());
   if (auto r = (*machine)->load(*image); !r) return tl::unexpected(r.error());
 

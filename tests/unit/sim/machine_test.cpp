@@ -123,6 +123,9 @@ struct FaultCase {
   const char* function;
 };
 
+// Shown by gtest (and in ctest's test names) instead of a byte dump.
+void PrintTo(const FaultCase& c, std::ostream* os) { *os << c.kind; }
+
 class MachineFaultTest : public MachineTest, public ::testing::WithParamInterface<FaultCase> {};
 
 TEST_P(MachineFaultTest, ReportsKindAndFunctionAndStops) {
