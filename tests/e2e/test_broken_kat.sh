@@ -8,7 +8,7 @@ expect_exit 1 "$FATHOM" run "$SUITE" --format json
 cp "$WORK/out" "$WORK/results.json"
 check_json "$WORK/results.json" '
 ops = {o["operation"]: o for o in d["images"][0]["operations"]}
-assert set(ops) == {"sha256_64", "hmac_sha256"}, sorted(ops)  # the suite's operation filter
+assert set(ops) == {"sha256_64", "hmac_sha256"}, sorted(ops)  # the operation filter of the suite
 bad, good = ops["sha256_64"], ops["hmac_sha256"]
 assert bad["kat"]["status"] == "failed", bad
 assert any(not v["passed"] for v in bad["kat"]["vectors"])
