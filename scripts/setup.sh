@@ -27,6 +27,11 @@ for package in $PACKAGES; do
     *) missing="$missing $package" ;;
   esac
 done
+# npm fetches the pqclean source (sources.lock). Any npm on PATH will do (the machine may have
+# Node.js from elsewhere); otherwise take Debian's.
+if ! command -v npm >/dev/null 2>&1; then
+  missing="$missing npm"
+fi
 
 if [ -z "$missing" ]; then
   echo "setup: all required packages are installed"

@@ -79,9 +79,13 @@ util::Result<LibraryDescription> load_library(const fs::path& firmware_dir,
     return {};
   };
   for (auto [key, out] : {std::pair{"name", &d.name}, {"version", &d.version},
-                          {"source", &d.source}, {"config_macro", &d.config_macro},
+                          {"source", &d.source}}) {
+    if (auto r = str(key, *out); !r) return tl::unexpected(r.error());
+  }
+  for (auto [key, out] : {std::pair{"config_macro", &d.config_macro},
                           {"platform_config", &d.platform_config},
                           {"version_macro", &d.version_macro}}) {
+    if (!t.contains(key)) continue;  // optional
     if (auto r = str(key, *out); !r) return tl::unexpected(r.error());
   }
   for (auto [key, out] : {std::pair{"include_dirs", &d.include_dirs}, {"sources", &d.sources},

@@ -16,6 +16,8 @@ struct LibraryDescription {
   std::vector<std::string> sources;        // globs relative to the source root ("library/*.c")
   std::vector<std::string> exclude;        // file names (relative to the source root) to skip
   std::vector<std::string> glue_sources;   // relative to the library's firmware directory
+  // Optional (empty when absent): a library without a config-header mechanism leaves them out,
+  // and a configuration's defines/undefines then go on the compiler command line instead.
   std::string config_macro;                // macro naming the user config header
   std::string platform_config;             // header in the firmware directory, included first
   std::string version_macro;               // macro holding the library's version string

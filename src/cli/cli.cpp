@@ -21,6 +21,7 @@ int run(int argc, char** argv) {
   register_list_command(app, state);
   register_sources_command(app, state);
   register_bench_command(app, state);
+  register_calibrate_command(app, state);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -13,5 +13,6 @@ void register_run_command(CLI::App& app, CommandState& state);
 void register_list_command(CLI::App& app, CommandState& state);
 void register_sources_command(CLI::App& app, CommandState& state);
 void register_bench_command(CLI::App& app, CommandState& state);
+void register_calibrate_command(CLI::App& app, CommandState& state);
 
 }  // namespace fathom::cli

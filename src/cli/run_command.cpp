@@ -20,6 +20,7 @@ struct RunFlags {
   std::string suite;
   std::vector<std::string> configurations;
   std::vector<std::string> operations;
+  std::vector<std::string> boards;
   int64_t runs = -1;
   int64_t warmup = -1;
   std::string out_dir;
@@ -44,6 +45,7 @@ int run(const RunFlags& flags) {
   pipeline::RunOptions options;
   options.configurations = flags.configurations;
   options.operations = flags.operations;
+  options.boards = flags.boards;
   if (flags.runs >= 0) options.runs = static_cast<uint32_t>(flags.runs);
   if (flags.warmup >= 0) options.warmup = static_cast<uint32_t>(flags.warmup);
   options.firmware_dir = repository_root() / "firmware";
@@ -86,6 +88,9 @@ void register_run_command(CLI::App& app, CommandState& state) {
   cmd->add_option("--config", flags->configurations, "Only these configurations (repeatable)")
       ->expected(1, -1);
   cmd->add_option("--op", flags->operations, "Only these operations (repeatable)")
+      ->expected(1, -1);
+  cmd->add_option("--board", flags->boards,
+                  "Run on these boards instead of the suite's (repeatable; see fathom list)")
       ->expected(1, -1);
   cmd->add_option("--runs", flags->runs, "Timed runs per operation (default: the suite's)")
       ->check(CLI::Range(1, 100000));

@@ -20,6 +20,9 @@ struct MemoryRegion {
   uint32_t wait_states = 0; // extra cycles per access beyond the core's zero-wait figure
 };
 
+// Multiplier implementation option of cores that offer one (Cortex-M0+: MULS 1 or 32 cycles).
+enum class Multiplier { kFast, kSmall };
+
 struct Board {
   std::string name;          // "sim-m33"
   std::string description;
@@ -27,6 +30,11 @@ struct Board {
   bool has_fpu = false;
   bool has_dsp = false;
   uint64_t clock_hz = 0;
+  // Instruction-fetch side of the memory system (timing model, docs/TIMING.md): a prefetch
+  // buffer that hides flash wait states on straight-line code, and an instruction cache.
+  bool prefetch = true;
+  bool icache = false;
+  Multiplier multiplier = Multiplier::kFast;
   std::vector<MemoryRegion> memory;
   uint32_t stack_bytes = 0;        // main stack size reserved by the linker script
   uint32_t console_address = 0;    // simulator console register (see docs/SIMULATOR.md)

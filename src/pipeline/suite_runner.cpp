@@ -82,7 +82,7 @@ util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOpt
   result.suite = suite.name;
   for (const auto& cfg : suite.configurations) {
     if (!options.configurations.empty() && !contains(options.configurations, cfg.name)) continue;
-    for (const auto& board_name : suite.boards) {
+    for (const auto& board_name : options.boards.empty() ? suite.boards : options.boards) {
       model::ImageResult image;
       image.configuration = cfg.name;
       image.board = board_name;

@@ -18,6 +18,7 @@ namespace fathom::pipeline {
 struct RunOptions {
   std::vector<std::string> configurations;  // subset of the suite's; empty = all
   std::vector<std::string> operations;      // overrides the suite's list; empty = suite's
+  std::vector<std::string> boards;          // overrides the suite's boards; empty = suite's
   std::optional<uint32_t> runs;             // overrides Suite::runs
   std::optional<uint32_t> warmup;           // overrides Suite::warmup
   std::filesystem::path firmware_dir;       // the repository's firmware/

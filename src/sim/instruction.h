@@ -1,5 +1,6 @@
 #pragma once
-// What the timing model needs to know about one Thumb instruction, decoded once per address.
+// What the timing model needs to know about one Thumb instruction, decoded once per address
+// (src/sim/instruction_decoder.cpp), so that charging an executed instruction needs no lookup.
 #include <cstdint>
 
 namespace fathom::sim {
@@ -13,21 +14,31 @@ enum class InstrClass : uint8_t {
   kStore,          // single STR/STRB/STRH/STREX
   kLoadDouble,     // LDRD
   kStoreDouble,    // STRD
-  kLoadMultiple,   // LDM/POP (reg_count registers)
+  kLoadMultiple,   // LDM/POP (reg_count registers); also LDR PC (reg_count 1, writes_pc)
   kStoreMultiple,  // STM/PUSH
   kBranch,         // B/BL/BX/BLX/CBZ/CBNZ and any other write to PC
   kTableBranch,    // TBB/TBH
   kIt,             // IT
-  kFpuAlu,         // VADD/VSUB/VMUL/VABS/VNEG/VCMP/VCVT/VMOV imm
+  kFpuAlu,         // VADD/VSUB/VMUL/VABS/VNEG/VCMP/VCVT, VMOV between FP registers or immediate
   kFpuMac,         // VMLA/VMLS/VFMA/VFMS/VNMLA...
   kFpuDivSqrt,     // VDIV/VSQRT
-  kFpuLoad,        // VLDR
-  kFpuStore,       // VSTR
+  kFpuLoad,        // VLDR (double_precision for a D register)
+  kFpuStore,       // VSTR (double_precision for a D register)
   kFpuMultiple,    // VLDM/VSTM/VPUSH/VPOP (reg_count registers, doubles counted twice)
   kFpuTransfer,    // VMOV core<->FP, VMRS/VMSR
   kBarrier,        // DMB/DSB/ISB
   kOther,          // NOP, hints, system instructions
 };
+
+// How a taken branch gets its target, which decides how early the core can fetch it.
+enum class BranchTarget : uint8_t {
+  kImmediate,  // B, BL, B<cond>, CBZ/CBNZ: target known at decode
+  kRegister,   // BX, BLX Rm, MOV/ADD PC: target from a register
+  kLoaded,     // POP/LDM/LDR PC, TBB/TBH: target (or offset) loaded from memory
+};
+
+// Core registers r0..r15 as a bit mask: bit n = Rn (13 = SP, 14 = LR, 15 = PC).
+using RegMask = uint16_t;
 
 struct Instruction {
   InstrClass cls = InstrClass::kOther;
@@ -36,6 +47,25 @@ struct Instruction {
   bool writes_pc = false;       // LDM/POP/LDR with PC in the destination
   bool register_offset = false; // load/store with a register offset
   bool valid = false;           // Capstone decoded it
+
+  // --- Facts for the pipeline rules (src/sim/timing). ---
+  RegMask regs_read = 0;         // core registers read (explicit and implicit, e.g. SP of PUSH)
+  RegMask regs_written = 0;      // core registers written
+  RegMask address_regs = 0;      // registers that form a load/store address (base, index)
+  RegMask accumulator_regs = 0;  // MAC accumulators (MLA Ra; UMLAL/SMLAL/UMAAL RdLo, RdHi)
+  bool sets_flags = false;       // writes APSR.NZCV (ADDS, CMP, MULS...)
+  bool reads_flags = false;      // conditional execution or ADC/SBC/RRX
+  bool shifted_operand = false;  // operand 2 is a register shifted by a non-zero amount
+  bool accumulates = false;      // MLA/MLS/UMLAL/SMLAL/UMAAL and the DSP accumulates
+  bool signed_operands = false;  // SDIV/SMULL/SMLAL: operand values are two's complement
+  bool literal_load = false;     // PC-relative load (literal pool)
+  bool double_precision = false; // VLDR/VSTR of a D register
+  BranchTarget branch_target = BranchTarget::kImmediate;  // meaningful when writes_pc
+  // Core register numbers (0..14) of the two source operands whose values decide the cost of
+  // a data-dependent instruction (UDIV/SDIV Rn, Rm; UMULL/SMULL/UMLAL/SMLAL Rn, Rm); the
+  // machine reads them before such an instruction executes when `needs_operand_values`.
+  bool needs_operand_values = false;
+  uint8_t operand_regs[2] = {0, 0};
 };
 
 }  // namespace fathom::sim

@@ -82,6 +82,46 @@ InstrClass classify(unsigned id) {
   }
 }
 
+// Core register number 0..15 of a Capstone register, or -1 for anything else.
+int core_reg(unsigned reg) {
+  if (reg >= ARM_REG_R0 && reg <= ARM_REG_R12) return static_cast<int>(reg - ARM_REG_R0);
+  if (reg == ARM_REG_SP) return 13;
+  if (reg == ARM_REG_LR) return 14;
+  if (reg == ARM_REG_PC) return 15;
+  return -1;
+}
+
+RegMask bit(unsigned reg) {
+  const int n = core_reg(reg);
+  return n < 0 ? RegMask{0} : static_cast<RegMask>(1u << n);
+}
+
+bool is_accumulating(unsigned id) {
+  switch (id) {
+    case ARM_INS_MLA: case ARM_INS_MLS: case ARM_INS_SMLABB: case ARM_INS_SMLABT:
+    case ARM_INS_SMLATB: case ARM_INS_SMLATT: case ARM_INS_SMLAWB: case ARM_INS_SMLAWT:
+    case ARM_INS_SMMLA: case ARM_INS_SMMLAR: case ARM_INS_SMMLS: case ARM_INS_SMMLSR:
+    case ARM_INS_SMLAD: case ARM_INS_SMLADX: case ARM_INS_SMLSD: case ARM_INS_SMLSDX:
+    case ARM_INS_USADA8: case ARM_INS_UMLAL: case ARM_INS_SMLAL: case ARM_INS_UMAAL:
+    case ARM_INS_SMLALBB: case ARM_INS_SMLALBT: case ARM_INS_SMLALTB: case ARM_INS_SMLALTT:
+    case ARM_INS_SMLALD: case ARM_INS_SMLALDX: case ARM_INS_SMLSLD: case ARM_INS_SMLSLDX:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Instructions whose own operation is a shift: a shift amount there is not an operand-2 shift.
+bool is_shift_instruction(unsigned id) {
+  switch (id) {
+    case ARM_INS_LSL: case ARM_INS_LSR: case ARM_INS_ASR: case ARM_INS_ROR: case ARM_INS_RRX:
+    case ARM_INS_MOV:
+      return true;
+    default:
+      return false;
+  }
+}
+
 }  // namespace
 
 InstructionDecoder::InstructionDecoder() {
@@ -96,6 +136,98 @@ InstructionDecoder::InstructionDecoder() {
 InstructionDecoder::~InstructionDecoder() {
   if (scratch_) cs_free(scratch_, 1);
   if (handle_) cs_close(&handle_);
+}
+
+void InstructionDecoder::add_pipeline_facts(const cs_insn& insn, Instruction& out) const {
+  const cs_arm& arm = insn.detail->arm;
+  const unsigned id = insn.id;
+
+  // Registers and flags, explicit and implicit (SP of PUSH, CPSR of ADDS...).
+  cs_regs read{}, written{};
+  uint8_t read_count = 0, write_count = 0;
+  if (cs_regs_access(handle_, &insn, read, &read_count, written, &write_count) == CS_ERR_OK) {
+    for (uint8_t i = 0; i < read_count; ++i) {
+      out.regs_read |= bit(read[i]);
+      if (read[i] == ARM_REG_CPSR || read[i] == ARM_REG_APSR) out.reads_flags = true;
+    }
+    for (uint8_t i = 0; i < write_count; ++i) {
+      out.regs_written |= bit(written[i]);
+      if (written[i] == ARM_REG_CPSR || written[i] == ARM_REG_APSR) out.sets_flags = true;
+    }
+  }
+  if (arm.update_flags) out.sets_flags = true;
+  if (arm.cc != ARM_CC_AL && arm.cc != ARM_CC_INVALID) out.reads_flags = true;
+
+  // Load/store address registers.
+  for (int i = 0; i < arm.op_count; ++i) {
+    const cs_arm_op& op = arm.operands[i];
+    if (op.type != ARM_OP_MEM) continue;
+    out.address_regs |= bit(op.mem.base);
+    if (op.mem.index != ARM_REG_INVALID) out.address_regs |= bit(op.mem.index);
+    if (op.mem.base == ARM_REG_PC) out.literal_load = true;
+  }
+  switch (id) {
+    case ARM_INS_PUSH: case ARM_INS_POP: case ARM_INS_VPUSH: case ARM_INS_VPOP:
+      out.address_regs |= bit(ARM_REG_SP);
+      break;
+    case ARM_INS_LDM: case ARM_INS_LDMDB: case ARM_INS_STM: case ARM_INS_STMDB:
+    case ARM_INS_VLDMIA: case ARM_INS_VLDMDB: case ARM_INS_VSTMIA: case ARM_INS_VSTMDB:
+      if (arm.op_count > 0 && arm.operands[0].type == ARM_OP_REG)
+        out.address_regs |= bit(arm.operands[0].reg);
+      break;
+    default:
+      break;
+  }
+  if ((out.cls == InstrClass::kFpuLoad || out.cls == InstrClass::kFpuStore) && arm.op_count > 0)
+    out.double_precision = arm.operands[0].reg >= ARM_REG_D0 && arm.operands[0].reg <= ARM_REG_D31;
+
+  // Operand-2 shifts (M33: 2-cycle result latency).
+  if (out.cls == InstrClass::kAlu && !is_shift_instruction(id))
+    for (int i = 1; i < arm.op_count; ++i) {
+      const cs_arm_op& op = arm.operands[i];
+      if (op.type == ARM_OP_REG && op.shift.type != ARM_SFT_INVALID &&
+          (op.shift.value != 0 || op.shift.type >= ARM_SFT_ASR_REG))
+        out.shifted_operand = true;
+    }
+
+  // Multiply accumulators and data-dependent operands.
+  out.accumulates = is_accumulating(id);
+  if (out.accumulates && arm.op_count >= 3) {
+    if (out.cls == InstrClass::kLongMultiply) {
+      out.accumulator_regs =
+          static_cast<RegMask>(bit(arm.operands[0].reg) | bit(arm.operands[1].reg));
+    } else {
+      out.accumulator_regs = bit(arm.operands[arm.op_count - 1].reg);
+    }
+  }
+  auto set_operands = [&](int first) {
+    if (arm.op_count < first + 2) return;
+    const int a = core_reg(arm.operands[first].reg), b = core_reg(arm.operands[first + 1].reg);
+    if (a < 0 || b < 0 || a > 14 || b > 14) return;
+    out.needs_operand_values = true;
+    out.operand_regs[0] = static_cast<uint8_t>(a);
+    out.operand_regs[1] = static_cast<uint8_t>(b);
+  };
+  switch (id) {
+    case ARM_INS_SDIV: out.signed_operands = true; [[fallthrough]];
+    case ARM_INS_UDIV: set_operands(arm.op_count == 3 ? 1 : 0); break;
+    case ARM_INS_SMULL: case ARM_INS_SMLAL: out.signed_operands = true; [[fallthrough]];
+    case ARM_INS_UMULL: case ARM_INS_UMLAL: set_operands(2); break;
+    default: break;
+  }
+
+  // How a write to PC finds its target.
+  if (out.cls == InstrClass::kTableBranch) {
+    out.writes_pc = false;  // timed as its own class; target is loaded
+    out.branch_target = BranchTarget::kLoaded;
+  } else if (out.cls == InstrClass::kLoadMultiple) {
+    out.branch_target = BranchTarget::kLoaded;
+  } else if (out.cls == InstrClass::kBranch) {
+    const bool immediate = id == ARM_INS_B || id == ARM_INS_CBZ || id == ARM_INS_CBNZ ||
+                           ((id == ARM_INS_BL || id == ARM_INS_BLX) && arm.op_count > 0 &&
+                            arm.operands[0].type == ARM_OP_IMM);
+    out.branch_target = immediate ? BranchTarget::kImmediate : BranchTarget::kRegister;
+  }
 }
 
 Instruction InstructionDecoder::decode(uint32_t address, std::span<const uint8_t> bytes) const {
@@ -152,6 +284,15 @@ Instruction InstructionDecoder::decode(uint32_t address, std::span<const uint8_t
         if (arm.operands[i].type == ARM_OP_MEM && arm.operands[i].mem.index != ARM_REG_INVALID)
           out.register_offset = true;
       break;
+    case InstrClass::kFpuTransfer: {
+      // Only VMOV between core and FP registers is a transfer (M4 TRM 7.2.3: 2 cycles);
+      // VMOV between FP registers or of an immediate, and VMRS/VMSR, are single-cycle.
+      bool core = false;
+      for (int i = 0; i < arm.op_count; ++i)
+        if (arm.operands[i].type == ARM_OP_REG && core_reg(arm.operands[i].reg) >= 0) core = true;
+      if (scratch_->id != ARM_INS_VMOV || !core) out.cls = InstrClass::kFpuAlu;
+      break;
+    }
     case InstrClass::kAlu:
       // MOV PC / ADD PC: data processing that writes PC.
       if (arm.op_count > 0 && is_pc(arm.operands[0])) {
@@ -163,6 +304,7 @@ Instruction InstructionDecoder::decode(uint32_t address, std::span<const uint8_t
       break;
   }
   if (out.cls == InstrClass::kBranch) out.writes_pc = true;
+  add_pipeline_facts(*scratch_, out);
   return out;
 }
 

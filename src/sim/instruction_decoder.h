@@ -21,6 +21,9 @@ class InstructionDecoder {
   Instruction decode(uint32_t address, std::span<const uint8_t> bytes) const;
 
  private:
+  // Fills the register, flag, address and operand facts of `out` from Capstone's detail.
+  void add_pipeline_facts(const cs_insn& insn, Instruction& out) const;
+
   csh handle_ = 0;
   cs_insn* scratch_ = nullptr;
 };

@@ -184,6 +184,17 @@ void Machine::on_code(uc_engine*, uint64_t address, uint32_t, void* self_ptr) {
   }
   self->current_pc_ = pc;
   self->current_ = &self->instruction_at(pc);
+  if (self->current_->needs_operand_values) {
+    // Divides and long multiplies cost what their operands decide; read them before the
+    // instruction overwrites them (timing::CoreTimingModel::set_operand_values).
+    uint32_t values[2] = {0, 0};
+    for (int i = 0; i < 2; ++i) {
+      const uint8_t n = self->current_->operand_regs[i];
+      const int reg = n <= 12 ? UC_ARM_REG_R0 + n : (n == 13 ? UC_ARM_REG_SP : UC_ARM_REG_LR);
+      uc_reg_read(self->uc_, reg, &values[i]);
+    }
+    self->timing_->set_operand_values(values[0], values[1]);
+  }
   if (self->outcome_.cycles >= self->budget_ && !self->stopping_)
     self->stop_with_fault("budget-exhausted", pc,
                           fmt::format("the cycle budget of {} cycles ran out", self->budget_));

@@ -112,6 +112,23 @@ util::Result<model::Board> parse_board(std::string_view text, std::string source
   FATHOM_TRY(dsp, r.boolean("dsp"));
   board.has_dsp = dsp->value_or(false);
 
+  FATHOM_TRY(prefetch, r.boolean("prefetch"));
+  board.prefetch = prefetch->value_or(true);
+  FATHOM_TRY(icache, r.boolean("icache"));
+  board.icache = icache->value_or(false);
+  FATHOM_TRY(multiplier, r.string("multiplier"));
+  if (*multiplier) {
+    if (**multiplier == "fast") {
+      board.multiplier = model::Multiplier::kFast;
+    } else if (**multiplier == "small") {
+      board.multiplier = model::Multiplier::kSmall;
+    } else {
+      return tl::unexpected(r.error_at_key(
+          "multiplier", fmt::format("multiplier is '{}'; use \"fast\" or \"small\"",
+                                    **multiplier)));
+    }
+  }
+
   // 10 GHz is far above any Cortex-M; the bound catches a value typed in the wrong unit.
   FATHOM_TRY(clock, r.integer("clock_hz", 1, 10'000'000'000));
   if (!*clock)

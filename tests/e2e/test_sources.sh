@@ -12,7 +12,7 @@ trap 'rm -rf "$work"' EXIT
 # A private, empty cache: the user's cache is neither read nor written.
 FATHOM_CACHE_DIR=$work/cache
 export FATHOM_CACHE_DIR
-unset FATHOM_SOURCE_MBEDTLS
+unset FATHOM_SOURCE_MBEDTLS FATHOM_SOURCE_PQCLEAN
 
 fail() { echo "FAIL: $*"; echo "--- stdout"; cat "$work/out"; echo "--- stderr"; cat "$work/err"; exit 1; }
 
@@ -34,8 +34,11 @@ if FATHOM_SOURCE_MBEDTLS=/nonexistent "$fathom" sources >"$work/out" 2>"$work/er
 fi
 grep -q 'FATHOM_SOURCE_MBEDTLS=/nonexistent is not a directory' "$work/err" ||
   fail "no clear message for a missing override"
-# ... also with --fetch, which must not try to download instead.
-if FATHOM_SOURCE_MBEDTLS=/nonexistent "$fathom" sources --fetch >"$work/out" 2>"$work/err"; then
+# ... also with --fetch, which must not try to download instead. (The other sources are
+# overridden by an existing directory, so that nothing else is downloaded either.)
+mkdir -p "$work/package"
+if FATHOM_SOURCE_MBEDTLS=/nonexistent FATHOM_SOURCE_PQCLEAN=$work/package \
+    "$fathom" sources --fetch >"$work/out" 2>"$work/err"; then
   fail "--fetch with override to /nonexistent exited 0"
 fi
 [ ! -e "$work/cache/archives" ] || fail "--fetch downloaded despite the override"

@@ -1,0 +1,175 @@
+// `fathom calibrate`: runs the calibration suite on the simulator and prints the timing model's
+// cycle counts against published measurements on silicon, with the error per operation and
+// the median absolute error. It reports a figure and never gates: the exit code is 0 unless
+// the run itself fails (build error, fault, failed KAT, an operation without a timing).
+#include <fmt/core.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cmath>
+#include <iostream>
+#include <utility>
+
+#include "cli/cli.h"
+#include "cli/commands.h"
+#include "cli/paths.h"
+#include "model/calibration.h"
+#include "pipeline/suite_runner.h"
+#include "suite/reference_loader.h"
+#include "suite/suite_loader.h"
+#include "util/error.h"
+#include "util/progress.h"
+
+namespace fathom::cli {
+namespace {
+
+struct CalibrateFlags {
+  std::string reference = "pqm4_stm32l4r5";
+  int64_t runs = -1;
+};
+
+// A name in firmware/calibration/ ("pqm4_stm32l4r5") or a path to a .toml file.
+std::filesystem::path resolve_reference(const std::string& name_or_path) {
+  const std::filesystem::path p(name_or_path);
+  if (p.extension() == ".toml" || name_or_path.find('/') != std::string::npos) return p;
+  return repository_root() / "firmware" / "calibration" / (name_or_path + ".toml");
+}
+
+std::string with_commas(uint64_t v) {
+  std::string digits = std::to_string(v), out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+void print_table(const model::ReferenceSet& ref, const model::ImageResult& image,
+                 const model::CalibrationTable& table) {
+  const auto& p = image.provenance;
+  fmt::print("calibration: suite {} on {} ({}, {} Hz)\n", ref.suite, image.board, p.core,
+             p.clock_hz);
+  fmt::print("timing model: {}\n", p.timing_model.empty() ? "(not reported)" : p.timing_model);
+  fmt::print("compiler: {}; cflags: {}\n", p.compiler, fmt::join(p.cflags, " "));
+  fmt::print("reference: {} ({})\n", ref.name, ref.source);
+  fmt::print("  device: {}\n", ref.device);
+  if (!ref.compiler.empty() || !ref.statistic.empty())
+    fmt::print("  compiler: {}; cflags: {}; statistic: {}\n", ref.compiler,
+               fmt::join(ref.cflags, " "), ref.statistic);
+  fmt::print("\n");
+
+  const std::vector<std::string> header = {"operation", "model median [cycles]",
+                                           "published [cycles]", "error [%]", "n"};
+  std::vector<std::vector<std::string>> cells;
+  for (const auto& row : table.rows) {
+    cells.push_back({row.operation,
+                     row.model_cycles_median ? with_commas(*row.model_cycles_median) : "-",
+                     with_commas(row.published_cycles),
+                     row.error_percent ? fmt::format("{:+.2f}", *row.error_percent) : "-",
+                     std::to_string(row.model_runs)});
+  }
+  std::vector<size_t> width(header.size());
+  for (size_t c = 0; c < header.size(); ++c) {
+    width[c] = header[c].size();
+    for (const auto& r : cells) width[c] = std::max(width[c], r[c].size());
+  }
+  auto line = [&](const std::vector<std::string>& r) {
+    std::string s = fmt::format("{:<{}}", r[0], width[0]);
+    for (size_t c = 1; c < r.size(); ++c) s += fmt::format("  {:>{}}", r[c], width[c]);
+    fmt::print("{}\n", s);
+  };
+  line(header);
+  std::vector<std::string> rule;
+  for (size_t w : width) rule.emplace_back(w, '-');
+  line(rule);
+  for (const auto& r : cells) line(r);
+  fmt::print("\n");
+  if (table.median_absolute_error_percent)
+    fmt::print("median absolute error: {:.2f} % over {} operations\n",
+               *table.median_absolute_error_percent,
+               std::count_if(table.rows.begin(), table.rows.end(),
+                             [](const auto& r) { return r.error_percent.has_value(); }));
+  else
+    fmt::print("median absolute error: - (no operation produced a timing)\n");
+  for (const auto& note : ref.notes) fmt::print("note: {}\n", note);
+}
+
+int calibrate(const CalibrateFlags& flags) {
+  auto ref = suite::load_reference_set(resolve_reference(flags.reference));
+  if (!ref) throw util::FatalError(ref.error().message, kExitUsage);
+  auto suite_path = resolve_suite(ref->suite);
+  if (!suite_path) throw util::FatalError(suite_path.error().message, kExitUsage);
+  auto suite = suite::load_suite(*suite_path);
+  if (!suite) throw util::FatalError(suite.error().message, kExitUsage);
+  if (std::find(suite->boards.begin(), suite->boards.end(), ref->board) == suite->boards.end())
+    throw util::FatalError(
+        fmt::format("reference '{}' compares on board '{}', but suite '{}' does not run on it; "
+                    "add the board to the suite",
+                    ref->name, ref->board, suite->name),
+        kExitUsage);
+
+  pipeline::RunOptions options;
+  for (const auto& m : ref->measurements) options.operations.push_back(m.operation);
+  if (flags.runs > 0) options.runs = static_cast<uint32_t>(flags.runs);
+  options.firmware_dir = repository_root() / "firmware";
+  auto root = build_root();
+  if (!root) throw util::FatalError(root.error().message);
+  options.build_root = *root;
+  if (auto v = pipeline::validate_options(*suite, options); !v)
+    throw util::FatalError(v.error().message, kExitUsage);
+
+  util::Progress progress;
+  auto result = pipeline::run_suite(*suite, options, progress);
+  progress.clear();
+  if (!result) throw util::FatalError(result.error().message);
+
+  // The first image on the reference board (the calibration suite has one configuration).
+  const model::ImageResult* image = nullptr;
+  for (const auto& i : result->images)
+    if (i.board == ref->board) {
+      image = &i;
+      break;
+    }
+  if (image == nullptr)
+    throw util::FatalError(fmt::format("suite '{}' produced no image on board '{}'",
+                                       suite->name, ref->board));
+  auto table = model::make_calibration_table(
+      *ref, [&](const std::string& op) -> std::optional<std::pair<uint64_t, uint32_t>> {
+        for (const auto& o : image->operations)
+          if (o.operation == op && o.has_timing())
+            return std::pair{static_cast<uint64_t>(std::llround(o.cycles->median)),
+                             static_cast<uint32_t>(o.cycle_samples.size())};
+        return std::nullopt;
+      });
+  print_table(*ref, *image, table);
+  std::cout.flush();
+
+  bool failed = !image->completed || !image->error.empty();
+  if (!image->error.empty())
+    fmt::print(stderr, "fathom: {} on {}: {}\n", image->configuration, image->board,
+               image->error);
+  for (const auto& row : table.rows)
+    if (!row.model_cycles_median) {
+      failed = true;
+      fmt::print(stderr, "fathom: operation '{}' produced no timing (KAT failure or fault)\n",
+                 row.operation);
+    }
+  return failed ? kExitFailure : kExitOk;
+}
+
+}  // namespace
+
+void register_calibrate_command(CLI::App& app, CommandState& state) {
+  auto flags = std::make_shared<CalibrateFlags>();
+  auto* cmd = app.add_subcommand(
+      "calibrate",
+      "Run the calibration suite and compare the timing model with published cycle counts");
+  cmd->add_option("--reference", flags->reference,
+                  "Reference measurements: a name in firmware/calibration/ or a .toml path "
+                  "(default: pqm4_stm32l4r5)");
+  cmd->add_option("--runs", flags->runs, "Timed runs per operation (default: the suite's)")
+      ->check(CLI::Range(1, 100000));
+  cmd->callback([flags, &state] { state.exit_code = calibrate(*flags); });
+}
+
+}  // namespace fathom::cli

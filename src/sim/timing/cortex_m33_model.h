@@ -1,0 +1,41 @@
+#pragma once
+// Cortex-M33 (ARMv8-M Mainline with DSP and FPU). Arm publishes no cycle table for the M33;
+// this model starts from the M4 table and applies the measured differences (DWT
+// micro-benchmarks on an RP2350, M33 r1p0, in shared/reference/cortex-m-timing.md):
+// single-cycle loads with a 2-cycle load-to-use latency, LDRD/STRD 2, LDM/STM N, 2-cycle
+// result latency of multiplies and operand-2 shifts, MULS 2, VFMA blocking the FPU for two
+// cycles, and a conservative subset of the dual issue of 16-bit pairs. docs/TIMING.md.
+#include "sim/timing/core_timing_model.h"
+#include "sim/timing/fetch_model.h"
+
+namespace fathom::sim::timing {
+
+class CortexM33Model final : public CoreTimingModel {
+ public:
+  explicit CortexM33Model(const model::Board& board) : fetch_(board) {}
+
+  std::string name() const override;
+  void set_operand_values(uint32_t first, uint32_t second) override {
+    operands_[0] = first;
+    operands_[1] = second;
+  }
+  uint32_t cycles(const Instruction& insn, uint32_t address, uint32_t next_address) override;
+
+ private:
+  uint32_t base_cycles(const Instruction& insn, bool taken) const;
+
+  FetchModel fetch_;
+  uint32_t operands_[2] = {0, 0};
+  // State left by the previous instruction.
+  uint32_t expected_next_ = UINT32_MAX;
+  RegMask late_result_ = 0;     // registers whose value is ready one cycle late
+  bool late_from_load_ = false; // ... because a load produced them (stores may take them)
+  bool late_from_mac_ = false;  // ... because a multiply produced them (MAC chains forward)
+  RegMask previous_written_ = 0;
+  bool previous_pairable_ = false;     // 16-bit ALU at a word address, not paired itself
+  bool previous_sets_flags_ = false;
+  bool previous_16bit_ = false;
+  uint32_t fpu_busy_cycles_ = 0;       // cycles before another FP instruction may issue
+};
+
+}  // namespace fathom::sim::timing

@@ -1,0 +1,18 @@
+#pragma once
+// Cortex-M3 (ARMv7-M): the Cortex-M4 table and pipelining rules (the M3 TRM r2p1 "Processor
+// instruction timings" shares them) with the M3's slower multiplier. No FPU or DSP: the CPU
+// model faults on those instructions before they are timed.
+#include "sim/timing/cortex_m4_model.h"
+
+namespace fathom::sim::timing {
+
+class CortexM3Model final : public CortexM4Model {
+ public:
+  explicit CortexM3Model(const model::Board& board) : CortexM4Model(board) {}
+
+ protected:
+  const char* core_version() const override { return "cortex-m3/1"; }
+  uint32_t multiply_cycles(const Instruction& insn) const override;
+};
+
+}  // namespace fathom::sim::timing

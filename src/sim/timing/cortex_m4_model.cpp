@@ -1,0 +1,104 @@
+#include "sim/timing/cortex_m4_model.h"
+
+#include <string>
+
+#include "sim/timing/timing_rules.h"
+
+namespace fathom::sim::timing {
+
+std::string CortexM4Model::name() const {
+  return std::string(core_version()) + " " + fetch_.describe();
+}
+
+uint32_t CortexM4Model::cycles(const Instruction& insn, uint32_t address,
+                               uint32_t next_address) {
+  const bool sequential = address == expected_next_;
+  const bool taken = next_address != address + insn.size_bytes;
+  expected_next_ = address + insn.size_bytes;
+
+  // Fetch: wait states, and the extra fetch of an unaligned 32-bit branch target (measured).
+  uint32_t c = fetch_.fetch_cycles(address, insn.size_bytes, sequential);
+  if (!sequential) c += unaligned_target_penalty(insn, address);
+
+  // TRM 3.3.2: "a load or store whose address depends on the result of the preceding data
+  // processing instruction stalls one cycle" (the AGU has no forwarding path).
+  if (is_memory_access(insn.cls) && (insn.address_regs & previous_result_)) c += 1;
+  if (insn.literal_load) c += fetch_.literal_cycles(address);
+
+  const bool after_load = previous_load_;
+  const RegMask loaded = previous_load_data_;
+  const bool after_store = previous_store_;
+  const bool after_16bit = previous_16bit_;
+  previous_load_ = false;
+  previous_store_ = false;
+  previous_result_ = 0;
+  previous_16bit_ = insn.size_bytes == 2;
+  // TRM 3.3.2: a load or store after a single load whose address does not depend on it is
+  // pipelined, one cycle less ("LDR R0,[R1]; LDR R1,[R2]" takes three cycles).
+  const bool pipelined = after_load && !(insn.address_regs & loaded);
+
+  switch (insn.cls) {
+    case InstrClass::kAlu:
+    case InstrClass::kOther:
+    case InstrClass::kBarrier:
+      previous_result_ = insn.regs_written;
+      return c + 1;
+    case InstrClass::kMultiply:
+    case InstrClass::kLongMultiply:
+      previous_result_ = insn.regs_written;
+      return c + multiply_cycles(insn);
+    case InstrClass::kDivide:
+      // TRM 3.3.1: 2 to 12 cycles from the operands; formula in timing_rules.h.
+      previous_result_ = insn.regs_written;
+      return c + divide_cycles(operands_[0], operands_[1], insn.signed_operands);
+    case InstrClass::kIt:
+      // TRM 3.3.1: IT folds onto the preceding 16-bit instruction (0), otherwise 1.
+      return c + (after_16bit ? 0 : 1);
+    case InstrClass::kLoad:
+      // TRM 3.3.1: 2 cycles; 1 when pipelined. Measured: a store followed by a load costs one
+      // extra cycle (write buffer draining into the same bus).
+      previous_load_ = true;
+      previous_load_data_ = load_data_regs(insn);
+      return c + (pipelined ? 1 : 2) + (after_store ? 1 : 0);
+    case InstrClass::kStore:
+      // TRM 3.3.1/3.3.2: immediate offset 1 (the write buffer takes it); register offset 2, or
+      // 1 when it follows a load it does not depend on. Nothing pipelines after a
+      // register-offset store (no previous_load_ state is left).
+      previous_store_ = true;
+      if (!insn.register_offset) return c + 1;
+      return c + (pipelined ? 1 : 2);
+    case InstrClass::kLoadDouble:
+    case InstrClass::kStoreDouble:
+      return c + 3;  // TRM 3.3.1: 3, not pipelined with neighbours
+    case InstrClass::kLoadMultiple:
+      // A POP/LDR PC that did not write PC failed its IT condition: skipped, 1 cycle.
+      if (insn.writes_pc && !taken) return c + 1;
+      // TRM 3.3.1: 1 + N, plus P when PC is loaded (LDR PC counts as N = 1: 2 + P).
+      return c + 1 + insn.reg_count + (insn.writes_pc ? refill_cycles(BranchTarget::kLoaded) : 0);
+    case InstrClass::kStoreMultiple:
+      return c + 1 + insn.reg_count;  // TRM 3.3.1: 1 + N
+    case InstrClass::kBranch:
+      // TRM 3.3.1: taken 1 + P, not taken 1 — decided by where execution actually went.
+      return c + (taken ? 1 + refill_cycles(insn.branch_target) : 1);
+    case InstrClass::kTableBranch:
+      // TRM 3.3.1: 2 (load) + 1 (add) + P (reference: "at least 6").
+      return c + 3 + refill_cycles(BranchTarget::kLoaded);
+    // FPU, TRM 7.2.3 (Cortex-M4F "FPU instruction set" cycle table).
+    case InstrClass::kFpuAlu:
+      return c + 1;  // VADD/VSUB/VMUL/VABS/VNEG/VCMP/VCVT/VMOV imm/VMRS/VMSR
+    case InstrClass::kFpuMac:
+      return c + 3;  // VMLA/VMLS/VFMA/VFMS/VNMLA/VNMLS
+    case InstrClass::kFpuDivSqrt:
+      return c + 14;  // VDIV, VSQRT
+    case InstrClass::kFpuLoad:
+    case InstrClass::kFpuStore:
+      return c + (insn.double_precision ? 3 : 2);  // VLDR/VSTR single 2, double 3
+    case InstrClass::kFpuMultiple:
+      return c + 1 + insn.reg_count;  // VLDM/VSTM/VPUSH/VPOP 1 + N (doubles count twice)
+    case InstrClass::kFpuTransfer:
+      return c + 2;  // VMOV between core and FP registers (one or two)
+  }
+  return c + 1;
+}
+
+}  // namespace fathom::sim::timing

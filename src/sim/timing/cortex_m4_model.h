@@ -1,0 +1,44 @@
+#pragma once
+// Cortex-M4 (ARMv7E-M, with FPU): the TRM "Processor instruction timings" table (ARM DDI 0439,
+// section 3.3.1) and the FPU table (section 7.2.3) with the load/store pipelining rules of TRM
+// section 3.3.2 and the DWT measurements collected in shared/reference/cortex-m-timing.md.
+// docs/TIMING.md lists every rule and what the model ignores.
+#include "sim/timing/core_timing_model.h"
+#include "sim/timing/fetch_model.h"
+
+namespace fathom::sim::timing {
+
+class CortexM4Model : public CoreTimingModel {
+ public:
+  explicit CortexM4Model(const model::Board& board) : fetch_(board) {}
+
+  std::string name() const override;
+  void set_operand_values(uint32_t first, uint32_t second) override {
+    operands_[0] = first;
+    operands_[1] = second;
+  }
+  uint32_t cycles(const Instruction& insn, uint32_t address, uint32_t next_address) override;
+
+ protected:
+  // Core name and model version for name(), e.g. "cortex-m4/1".
+  virtual const char* core_version() const { return "cortex-m4/1"; }
+  // MUL/MLA/MLS, DSP and long multiplies: 1 cycle on the M4 (TRM 3.3.1), including UMAAL.
+  virtual uint32_t multiply_cycles(const Instruction& insn) const {
+    (void)insn;
+    return 1;
+  }
+  // Values set by set_operand_values for the current instruction (zero otherwise).
+  uint32_t operands_[2] = {0, 0};
+
+ private:
+  FetchModel fetch_;
+  // State left by the previous instruction.
+  uint32_t expected_next_ = UINT32_MAX;  // where straight-line execution would go next
+  bool previous_load_ = false;           // a single load that a load/store may pipeline with
+  RegMask previous_load_data_ = 0;       // registers it loaded
+  bool previous_store_ = false;          // a single store (store-then-load penalty)
+  RegMask previous_result_ = 0;          // registers written by preceding data processing
+  bool previous_16bit_ = false;          // IT folds onto a preceding 16-bit instruction
+};
+
+}  // namespace fathom::sim::timing

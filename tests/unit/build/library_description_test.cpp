@@ -1,0 +1,58 @@
+#include "build/library_description.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+#include <unistd.h>
+
+namespace fathom::build {
+namespace {
+
+const std::filesystem::path kFirmwareDir = std::filesystem::path(FATHOM_SOURCE_DIR) / "firmware";
+
+TEST(LibraryDescription, MbedtlsNamesItsConfigurationMacros) {
+  auto lib = load_library(kFirmwareDir, "mbedtls");
+  ASSERT_TRUE(lib.has_value()) << lib.error().message;
+  EXPECT_EQ(lib->config_macro, "MBEDTLS_USER_CONFIG_FILE");
+  EXPECT_EQ(lib->platform_config, "fathom_mbedtls_platform.h");
+  EXPECT_EQ(lib->version_macro, "MBEDTLS_VERSION_STRING");
+}
+
+TEST(LibraryDescription, ConfigurationMacrosAreOptional) {
+  auto lib = load_library(kFirmwareDir, "pqclean-mlkem");
+  ASSERT_TRUE(lib.has_value()) << lib.error().message;
+  EXPECT_EQ(lib->source, "pqclean");
+  EXPECT_TRUE(lib->config_macro.empty());
+  EXPECT_TRUE(lib->platform_config.empty());
+  EXPECT_TRUE(lib->version_macro.empty());
+  EXPECT_EQ(lib->glue_sources, std::vector<std::string>{"randombytes_glue.c"});
+}
+
+TEST(LibraryDescription, OptionalKeyOfTheWrongTypeIsAnError) {
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("fathom-libdesc-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir / "libs" / "x");
+  std::ofstream(dir / "libs" / "x" / "library.toml")
+      << "name = \"x\"\nversion = \"1\"\nsource = \"x\"\nconfig_macro = 5\n";
+  auto lib = load_library(dir, "x");
+  std::filesystem::remove_all(dir);
+  ASSERT_FALSE(lib.has_value());
+  EXPECT_NE(lib.error().message.find("config_macro"), std::string::npos);
+}
+
+TEST(LibraryDescription, PqcleanSourcesCoverBothParameterSets) {
+  auto lib = load_library(kFirmwareDir, "pqclean-mlkem");
+  ASSERT_TRUE(lib.has_value()) << lib.error().message;
+  const auto has = [&](const std::string& s) {
+    return std::find(lib->sources.begin(), lib->sources.end(), s) != lib->sources.end();
+  };
+  EXPECT_TRUE(has("deps/PQClean/crypto_kem/ml-kem-512/clean/*.c"));
+  EXPECT_TRUE(has("deps/PQClean/crypto_kem/ml-kem-768/clean/*.c"));
+  EXPECT_TRUE(has("deps/PQClean/common/fips202.c"));
+}
+
+}  // namespace
+}  // namespace fathom::build
