@@ -5,7 +5,7 @@
 
 #include "cli/cli.h"
 #include "cli/commands.h"
-#include "cli/paths.h"
+#include "cli/suite_session.h"
 #include "pipeline/suite_runner.h"
 #include "suite/suite_loader.h"
 #include "util/error.h"
@@ -29,10 +29,8 @@ std::map<std::pair<std::string, std::string>, Speed> measure(const model::Suite&
                                                              pipeline::RunOptions options,
                                                              sim::HookMode mode) {
   options.sim_hook_mode = mode;
-  util::Progress progress;
-  auto result = pipeline::run_suite(suite, options, progress);
-  progress.clear();
-  if (!result) throw util::FatalError(result.error().message);
+  const model::RunResult result_value = run_suite_or_throw(suite, options);
+  const model::RunResult* result = &result_value;
   std::map<std::pair<std::string, std::string>, Speed> out;
   for (const auto& image : result->images) {
     if (image.host_seconds <= 0) {
@@ -50,16 +48,10 @@ std::map<std::pair<std::string, std::string>, Speed> measure(const model::Suite&
 // second in the measuring mode (a hook per instruction, timing model, exact CYCCNT), next to
 // the instruction rate of a block hook that only counts. A figure for the README, not a test.
 int bench(const BenchFlags& flags) {
-  auto path = resolve_suite(flags.suite);
-  if (!path) throw util::FatalError(path.error().message, kExitUsage);
-  auto suite = suite::load_suite(*path);
-  if (!suite) throw util::FatalError(suite.error().message, kExitUsage);
+  const model::Suite suite_value = load_suite_or_throw(flags.suite);
+  const model::Suite* suite = &suite_value;
   pipeline::RunOptions options;
   if (flags.runs > 0) options.runs = static_cast<uint32_t>(flags.runs);
-  options.firmware_dir = repository_root() / "firmware";
-  auto root = build_root();
-  if (!root) throw util::FatalError(root.error().message);
-  options.build_root = *root;
 
   const auto exact = measure(*suite, options, sim::HookMode::kPerInstruction);
   const auto block = measure(*suite, options, sim::HookMode::kBlockCountOnly);

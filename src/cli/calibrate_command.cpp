@@ -13,6 +13,7 @@
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "cli/paths.h"
+#include "cli/suite_session.h"
 #include "model/calibration.h"
 #include "pipeline/suite_runner.h"
 #include "suite/reference_loader.h"
@@ -97,10 +98,8 @@ void print_table(const model::ReferenceSet& ref, const model::ImageResult& image
 int calibrate(const CalibrateFlags& flags) {
   auto ref = suite::load_reference_set(resolve_reference(flags.reference));
   if (!ref) throw util::FatalError(ref.error().message, kExitUsage);
-  auto suite_path = resolve_suite(ref->suite);
-  if (!suite_path) throw util::FatalError(suite_path.error().message, kExitUsage);
-  auto suite = suite::load_suite(*suite_path);
-  if (!suite) throw util::FatalError(suite.error().message, kExitUsage);
+  const model::Suite suite_value = load_suite_or_throw(ref->suite);
+  const model::Suite* suite = &suite_value;
   if (std::find(suite->boards.begin(), suite->boards.end(), ref->board) == suite->boards.end())
     throw util::FatalError(
         fmt::format("reference '{}' compares on board '{}', but suite '{}' does not run on it; "
@@ -111,17 +110,8 @@ int calibrate(const CalibrateFlags& flags) {
   pipeline::RunOptions options;
   for (const auto& m : ref->measurements) options.operations.push_back(m.operation);
   if (flags.runs > 0) options.runs = static_cast<uint32_t>(flags.runs);
-  options.firmware_dir = repository_root() / "firmware";
-  auto root = build_root();
-  if (!root) throw util::FatalError(root.error().message);
-  options.build_root = *root;
-  if (auto v = pipeline::validate_options(*suite, options); !v)
-    throw util::FatalError(v.error().message, kExitUsage);
-
-  util::Progress progress;
-  auto result = pipeline::run_suite(*suite, options, progress);
-  progress.clear();
-  if (!result) throw util::FatalError(result.error().message);
+  const model::RunResult run_result = run_suite_or_throw(*suite, options);
+  const model::RunResult* result = &run_result;
 
   // The first image on the reference board (the calibration suite has one configuration).
   const model::ImageResult* image = nullptr;

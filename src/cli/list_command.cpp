@@ -5,6 +5,7 @@
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "cli/paths.h"
+#include "cli/suite_session.h"
 #include "suite/board_loader.h"
 #include "suite/suite_loader.h"
 #include "util/error.h"
@@ -15,8 +16,8 @@ namespace {
 int list(const std::string& suite_name) {
   auto path = resolve_suite(suite_name);
   if (!path) throw util::FatalError(path.error().message, kExitUsage);
-  auto suite = suite::load_suite(*path);
-  if (!suite) throw util::FatalError(suite.error().message, kExitUsage);
+  const model::Suite suite_value = load_suite_or_throw(path->string());
+  const model::Suite* suite = &suite_value;
   const auto firmware = repository_root() / "firmware";
 
   fmt::print("suite {} ({})\n", suite->name, path->string());

@@ -6,12 +6,9 @@
 
 #include "cli/cli.h"
 #include "cli/commands.h"
-#include "cli/paths.h"
-#include "pipeline/suite_runner.h"
+#include "cli/suite_session.h"
 #include "report/writer.h"
-#include "suite/suite_loader.h"
 #include "util/error.h"
-#include "util/progress.h"
 
 namespace fathom::cli {
 namespace {
@@ -37,44 +34,27 @@ void write_file(const std::filesystem::path& path, const report::Writer& writer,
 int run(const RunFlags& flags) {
   auto writer = report::make_writer(flags.format);
   if (!writer) throw util::FatalError(writer.error().message, kExitUsage);
-  auto suite_path = resolve_suite(flags.suite);
-  if (!suite_path) throw util::FatalError(suite_path.error().message, kExitUsage);
-  auto suite = suite::load_suite(*suite_path);
-  if (!suite) throw util::FatalError(suite.error().message, kExitUsage);
-
+  const model::Suite suite = load_suite_or_throw(flags.suite);
   pipeline::RunOptions options;
   options.configurations = flags.configurations;
   options.operations = flags.operations;
   options.boards = flags.boards;
   if (flags.runs >= 0) options.runs = static_cast<uint32_t>(flags.runs);
   if (flags.warmup >= 0) options.warmup = static_cast<uint32_t>(flags.warmup);
-  options.firmware_dir = repository_root() / "firmware";
-  auto root = build_root();
-  if (!root) throw util::FatalError(root.error().message);
-  options.build_root = *root;
-  if (auto v = pipeline::validate_options(*suite, options); !v)
-    throw util::FatalError(v.error().message, kExitUsage);
-
-  util::Progress progress;
-  auto result = pipeline::run_suite(*suite, options, progress);
-  progress.clear();
-  if (!result) {
-    const bool usage = result.error().message.rfind("unknown operation", 0) == 0;
-    throw util::FatalError(result.error().message, usage ? kExitUsage : kExitFailure);
-  }
+  const model::RunResult result = run_suite_or_throw(suite, options);
 
   // Results are written before anything else can go wrong: nothing measured is lost.
   if (!flags.out_dir.empty()) {
     std::filesystem::create_directories(flags.out_dir);
     auto json = report::make_writer("json");
-    write_file(std::filesystem::path(flags.out_dir) / "results.json", **json, *result);
+    write_file(std::filesystem::path(flags.out_dir) / "results.json", **json, result);
     if (flags.format != "json")
       write_file(std::filesystem::path(flags.out_dir) / ("results." + flags.format), **writer,
-                 *result);
+                 result);
   }
-  (*writer)->write(*result, std::cout);
+  (*writer)->write(result, std::cout);
   std::cout.flush();
-  return result->all_passed() ? kExitOk : kExitFailure;
+  return result.all_passed() ? kExitOk : kExitFailure;
 }
 
 }  // namespace

@@ -1,0 +1,21 @@
+#pragma once
+// What the suite-running subcommands (run, bench, calibrate, list) share: loading the suite
+// named on the command line and running it, with errors mapped to the CLI's exit codes.
+#include <string>
+
+#include "model/run_result.h"
+#include "model/suite.h"
+#include "pipeline/suite_runner.h"
+
+namespace fathom::cli {
+
+// The suite named or pointed to by `name_or_path` (empty = default). Throws util::FatalError
+// with kExitUsage for an unknown suite or a malformed file.
+model::Suite load_suite_or_throw(const std::string& name_or_path);
+
+// Runs `suite` with `options` (firmware_dir and build_root are filled in here). Throws
+// util::FatalError: kExitUsage for bad options or an unknown operation, kExitFailure for
+// anything that stops the whole run (no toolchain, no lock file).
+model::RunResult run_suite_or_throw(const model::Suite& suite, pipeline::RunOptions options);
+
+}  // namespace fathom::cli
