@@ -148,28 +148,30 @@ util::Result<void> Machine::write_memory(uint32_t address, const std::vector<uin
   // Forget decoded instructions in the written range: the bytes may be code.
   for (auto& region : code_regions_)
     for (uint64_t a = address & ~1u; a < uint64_t{address} + bytes.size(); a += 2)
-      if (a - region.origin < region.length) region.decoded[(a - region.origin) >> 1] = {};
+      if (a - region.origin < region.length) region.decoded[(a - region.origin) >> 1] = nullptr;
   return {};
 }
 
 const Instruction& Machine::instruction_at(uint32_t address) {
   // Fast path: the region of the previous instruction, already decoded.
   if (last_region_ && address - last_region_->origin < last_region_->length) {
-    const Instruction& slot = last_region_->decoded[(address - last_region_->origin) >> 1];
-    if (slot.size_bytes != 0) return slot;
+    const Instruction* slot = last_region_->decoded[(address - last_region_->origin) >> 1];
+    if (slot) return *slot;
   }
   static const Instruction kUnknown{InstrClass::kOther, 2, 0, false, false, false};
   for (auto& region : code_regions_) {
     if (address - region.origin >= region.length) continue;
-    Instruction& slot = region.decoded[(address - region.origin) >> 1];
-    if (slot.size_bytes == 0) {
+    const Instruction*& slot = region.decoded[(address - region.origin) >> 1];
+    if (!slot) {
       std::array<uint8_t, 4> bytes{};
       const size_t available = std::min<uint64_t>(4, region.origin + uint64_t{region.length} - address);
       uc_mem_read(uc_, address, bytes.data(), available);
-      slot = decoder_.decode(address, std::span<const uint8_t>(bytes.data(), available));
+      instructions_.push_back(
+          decoder_.decode(address, std::span<const uint8_t>(bytes.data(), available)));
+      slot = &instructions_.back();
     }
     last_region_ = &region;
-    return slot;
+    return *slot;
   }
   return kUnknown;
 }

@@ -8,6 +8,7 @@
 #include <unicorn/unicorn.h>
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -105,12 +106,15 @@ class Machine {
   uc_context* reset_context_ = nullptr;   // CPU registers as created, restored by `run`
   const elf::ElfImage* image_ = nullptr;
 
-  // Decoded instructions, indexed by (address - region origin) / 2, per executable region.
+  // Decoded instructions: per memory region a table indexed by (address - origin) / 2 that
+  // points into `instructions_`, which stores them densely in decode order (a deque, so the
+  // pointers stay valid as it grows). Dense storage keeps the hot loop in cache.
   struct CodeRegion {
     uint32_t origin = 0;
     uint32_t length = 0;
-    std::vector<Instruction> decoded;
+    std::vector<const Instruction*> decoded;  // nullptr = not decoded yet
   };
+  std::deque<Instruction> instructions_;
   std::vector<CodeRegion> code_regions_;
   CodeRegion* last_region_ = nullptr;  // where the previous instruction was found
 
