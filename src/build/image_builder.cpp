@@ -109,11 +109,9 @@ util::Result<void> run_ninja(const fs::path& dir, const std::string& what) {
 
 }  // namespace
 
-util::Result<model::ImageSize> image_size(const fs::path& elf_path) {
-  auto elf = elf::ElfImage::load(elf_path);
-  if (!elf) return tl::unexpected(elf.error());
+model::ImageSize image_size(const elf::ElfImage& elf) {
   model::ImageSize size;
-  for (const auto& s : elf->sections()) {
+  for (const auto& s : elf.sections()) {
     if (!s.allocated || s.name == ".stack") continue;
     if (s.writable) {
       size.ram_bytes += s.size_bytes;
@@ -294,9 +292,7 @@ util::Result<BuiltImage> build_image(const ImageRequest& req, const Toolchain& t
   out.cflags = cflags;
   out.compiler = tc.version;
   out.library_version = lib->version;
-  auto size = image_size(elf_path);
-  if (!size) return tl::unexpected(size.error());
-  out.size = *size;
+  out.size = image_size(*elf);
   return out;
 }
 

@@ -10,6 +10,7 @@
 
 #include "build/library_description.h"
 #include "build/toolchain.h"
+#include "elf/elf_image.h"
 #include "model/board.h"
 #include "model/run_result.h"
 #include "model/suite.h"
@@ -42,6 +43,6 @@ util::Result<BuiltImage> build_image(const ImageRequest& request, const Toolchai
 // The flash and RAM footprint of a linked image from its section headers: flash holds code,
 // read-only data and the initial values of .data; RAM holds .data and .bss (not the stack
 // reserve or the heap).
-util::Result<model::ImageSize> image_size(const std::filesystem::path& elf);
+model::ImageSize image_size(const elf::ElfImage& elf);
 
 }  // namespace fathom::build

@@ -27,8 +27,8 @@ model::RunResult run_suite_or_throw(const model::Suite& suite, pipeline::RunOpti
   auto result = pipeline::run_suite(suite, options, progress);
   progress.clear();
   if (!result) {
-    const bool usage = result.error().message.rfind("unknown operation", 0) == 0;
-    throw util::FatalError(result.error().message, usage ? kExitUsage : kExitFailure);
+    throw util::FatalError(result.error().message,
+                           result.error().is_usage ? kExitUsage : kExitFailure);
   }
   return std::move(*result);
 }

@@ -44,6 +44,13 @@ struct Board {
   std::string linker_script;
   std::filesystem::path directory; // firmware/boards/<name>
 
+  // The flash region (the board loader guarantees exactly one), or nullptr.
+  const MemoryRegion* flash() const {
+    for (const auto& r : memory)
+      if (r.kind == MemoryKind::kFlash) return &r;
+    return nullptr;
+  }
+
   const MemoryRegion* region(const std::string& region_name) const {
     for (const auto& r : memory)
       if (r.name == region_name) return &r;

@@ -54,14 +54,14 @@ util::Result<void> validate_options(const model::Suite& suite, const RunOptions&
     if (!known) {
       std::vector<std::string> names;
       for (const auto& c : suite.configurations) names.push_back(c.name);
-      return util::fail(fmt::format("unknown configuration '{}' in suite '{}' (it has: {})", name,
+      return util::fail_usage(fmt::format("unknown configuration '{}' in suite '{}' (it has: {})", name,
                                     suite.name, fmt::join(names, ", ")));
     }
   }
   if (options.runs && (*options.runs < 1 || *options.runs > 100000))
-    return util::fail("--runs must be between 1 and 100000");
+    return util::fail_usage("--runs must be between 1 and 100000");
   if (options.warmup && *options.warmup > 100000)
-    return util::fail("--warmup must be at most 100000");
+    return util::fail_usage("--warmup must be at most 100000");
   return {};
 }
 
@@ -132,7 +132,7 @@ util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOpt
         if (!offered) return tl::unexpected(offered.error());
         for (const auto& op : operations)
           if (!contains(*offered, op))
-            return util::fail(fmt::format("unknown operation '{}' (configuration '{}' offers: {})",
+            return util::fail_usage(fmt::format("unknown operation '{}' (configuration '{}' offers: {})",
                                           op, cfg.name, fmt::join(*offered, ", ")));
 
         progress.update(fmt::format("{} on {}: running on the simulator", cfg.name, board_name));
@@ -160,7 +160,7 @@ util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOpt
         return {};
       };
       if (auto r = run_image(); !r) {
-        if (r.error().message.rfind("unknown operation", 0) == 0) return tl::unexpected(r.error());
+        if (r.error().is_usage) return tl::unexpected(r.error());
         image.error = r.error().message;
       }
       result.images.push_back(std::move(image));

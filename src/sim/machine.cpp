@@ -12,7 +12,6 @@ namespace {
 constexpr uint32_t kConsoleSize = 0x1000;
 constexpr uint32_t kConsoleTx = 0x0;
 constexpr uint32_t kConsoleExit = 0x4;
-constexpr uint32_t kDwtCyccnt = 0xE0001004u;
 constexpr uint32_t kPageSize = 0x1000;
 
 struct CoreInfo {
@@ -289,7 +288,7 @@ uint64_t Machine::on_ppb_read(uc_engine*, uint64_t offset, unsigned, void* self_
                                       address));
     return 0;
   }
-  if (address == kDwtCyccnt)
+  if (address == SystemControl::kCycleCounterAddress)
     self->outcome_.cycle_counter_reads.push_back(
         {*value, self->outcome_.cycles, self->outcome_.instructions});
   return *value;
@@ -331,9 +330,7 @@ RunOutcome Machine::run(uint64_t cycle_budget) {
   uc_context_restore(uc_, reset_context_);
   scs_ = SystemControl(cpuid_);
   if (auto fresh = timing::make_timing_model(board_)) timing_ = std::move(*fresh);
-  const model::MemoryRegion* flash = nullptr;
-  for (const auto& r : board_.memory)
-    if (r.kind == model::MemoryKind::kFlash) flash = &r;
+  const model::MemoryRegion* flash = board_.flash();
   uint32_t vectors[2] = {0, 0};
   if (!flash || uc_mem_read(uc_, flash->origin, vectors, sizeof vectors) != UC_ERR_OK) {
     outcome_.fault = model::Fault{"no-vector-table", 0, "", "no flash region to boot from"};

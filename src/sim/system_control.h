@@ -13,6 +13,7 @@ class SystemControl {
  public:
   static constexpr uint32_t kBase = 0xE0000000u;  // PPB
   static constexpr uint32_t kSize = 0x00100000u;
+  static constexpr uint32_t kCycleCounterAddress = 0xE0001004u;  // DWT_CYCCNT
 
   explicit SystemControl(uint32_t cpuid) : cpuid_(cpuid) {}
 

@@ -55,11 +55,7 @@ util::Result<TargetRun> SimTarget::run(const RunRequest& req) {
     return util::fail(fmt::format("'{}': fathom_params is {} bytes, expected {} (harness and "
                                   "host disagree; rebuild the image)",
                                   req.elf.string(), params->size_bytes, bytes->size()));
-  const auto* flash = [&]() -> const model::MemoryRegion* {
-    for (const auto& r : req.board->memory)
-      if (r.kind == model::MemoryKind::kFlash) return &r;
-    return nullptr;
-  }();
+  const model::MemoryRegion* flash = req.board->flash();
   if (!flash || params->address < flash->origin ||
       uint64_t{params->address} + params->size_bytes > uint64_t{flash->origin} + flash->length_bytes)
     return util::fail(fmt::format("'{}': fathom_params is at {:#010x}, outside flash; the startup "
@@ -86,9 +82,6 @@ util::Result<TargetRun> SimTarget::run(const RunRequest& req) {
   run.total_instructions = outcome.instructions;
   run.timing_model = (*machine)->timing_model_name();
   run.host_seconds = outcome.host_seconds;
-  if (outcome.exited && decoded.completed && outcome.exit_code != 0) {
-    // The harness exits non-zero exactly when a KAT failed; that is already in the records.
-  }
   return run;
 }
 

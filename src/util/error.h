@@ -11,6 +11,9 @@ namespace fathom::util {
 // A recoverable failure: one line saying what went wrong, where, and what to do.
 struct Error {
   std::string message;
+  // True when the caller's input is at fault (an unknown name, a bad option): the CLI maps it
+  // to the usage exit code instead of a runtime failure.
+  bool is_usage = false;
 };
 
 template <typename T>
@@ -18,6 +21,11 @@ using Result = tl::expected<T, Error>;
 
 inline tl::unexpected<Error> fail(std::string message) {
   return tl::unexpected<Error>(Error{std::move(message)});
+}
+
+// A failure caused by the caller's input (see Error::is_usage).
+inline tl::unexpected<Error> fail_usage(std::string message) {
+  return tl::unexpected<Error>(Error{std::move(message), true});
 }
 
 // Thrown only at the top of a command to end it with a message and a non-zero exit.

@@ -7,12 +7,11 @@ namespace fathom::sim::timing {
 FetchModel::FetchModel(const model::Board& board)
     : prefetch_(board.prefetch), icache_(board.icache) {
   tags_.fill(0);
-  for (const auto& r : board.memory)
-    if (r.kind == model::MemoryKind::kFlash) {
-      flash_origin_ = r.origin;
-      flash_length_ = r.length_bytes;
-      wait_states_ = r.wait_states;
-    }
+  if (const model::MemoryRegion* flash = board.flash()) {
+    flash_origin_ = flash->origin;
+    flash_length_ = flash->length_bytes;
+    wait_states_ = flash->wait_states;
+  }
 }
 
 uint32_t FetchModel::fetch_slow(uint32_t address, uint32_t size_bytes, bool sequential) {
