@@ -22,6 +22,9 @@ int run(int argc, char** argv) {
   register_sources_command(app, state);
   register_bench_command(app, state);
   register_calibrate_command(app, state);
+  register_history_command(app, state);
+  register_baseline_command(app, state);
+  register_size_command(app, state);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -14,5 +14,8 @@ void register_list_command(CLI::App& app, CommandState& state);
 void register_sources_command(CLI::App& app, CommandState& state);
 void register_bench_command(CLI::App& app, CommandState& state);
 void register_calibrate_command(CLI::App& app, CommandState& state);
+void register_history_command(CLI::App& app, CommandState& state);
+void register_baseline_command(CLI::App& app, CommandState& state);
+void register_size_command(CLI::App& app, CommandState& state);
 
 }  // namespace fathom::cli

@@ -6,7 +6,9 @@
 
 #include "cli/cli.h"
 #include "cli/commands.h"
+#include "cli/history_database.h"
 #include "cli/suite_session.h"
+#include "history/run_store.h"
 #include "report/writer.h"
 #include "util/error.h"
 
@@ -22,6 +24,10 @@ struct RunFlags {
   int64_t warmup = -1;
   std::string out_dir;
   std::string format = "table";
+  std::string sim_hooks = "block";
+  std::string db;          // history database; "" = history::default_history_path()
+  bool no_history = false;
+  std::string name;        // label of the stored run
 };
 
 void write_file(const std::filesystem::path& path, const report::Writer& writer,
@@ -29,6 +35,23 @@ void write_file(const std::filesystem::path& path, const report::Writer& writer,
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   writer.write(result, out);
   if (!out) throw util::FatalError(fmt::format("cannot write '{}'", path.string()));
+}
+
+// Stores `result` in the run history. Never fails the command: the results are already
+// printed and written, so a history problem is a warning on stderr.
+void store_history(const RunFlags& flags, const model::RunResult& result) {
+  try {
+    history::RunStore store = open_history_or_throw(flags.db);
+    auto id = store.store(result, history::current_run_context(flags.name));
+    if (!id) {
+      fmt::print(stderr, "fathom: warning: run not stored in the history: {}\n",
+                 id.error().message);
+      return;
+    }
+    fmt::print(stderr, "fathom: stored as run {} in {}\n", *id, store.path().string());
+  } catch (const util::FatalError& e) {
+    fmt::print(stderr, "fathom: warning: run not stored in the history: {}\n", e.what());
+  }
 }
 
 int run(const RunFlags& flags) {
@@ -39,6 +62,8 @@ int run(const RunFlags& flags) {
   options.configurations = flags.configurations;
   options.operations = flags.operations;
   options.boards = flags.boards;
+  options.sim_hook_mode = flags.sim_hooks == "per-instruction" ? sim::HookMode::kPerInstruction
+                                                              : sim::HookMode::kBlock;
   if (flags.runs >= 0) options.runs = static_cast<uint32_t>(flags.runs);
   if (flags.warmup >= 0) options.warmup = static_cast<uint32_t>(flags.warmup);
   const model::RunResult result = run_suite_or_throw(suite, options);
@@ -54,6 +79,7 @@ int run(const RunFlags& flags) {
   }
   (*writer)->write(result, std::cout);
   std::cout.flush();
+  if (!flags.no_history) store_history(flags, result);
   return result.all_passed() ? kExitOk : kExitFailure;
 }
 
@@ -78,8 +104,16 @@ void register_run_command(CLI::App& app, CommandState& state) {
       ->check(CLI::Range(0, 100000));
   cmd->add_option("--out", flags->out_dir,
                   "Also write results.json (and results.<format>) into this directory");
-  cmd->add_option("--format", flags->format, "Output format: table, json, csv, markdown")
-      ->check(CLI::IsMember({"table", "json", "csv", "markdown"}));
+  cmd->add_option("--sim-hooks", flags->sim_hooks,
+                  "How the simulator observes execution: block (default) or per-instruction "
+                  "(the slower reference; same counts)")
+      ->check(CLI::IsMember({"block", "per-instruction"}));
+  cmd->add_option("--format", flags->format, "Output format: table, json, csv, markdown, gbench")
+      ->check(CLI::IsMember({"table", "json", "csv", "markdown", "gbench"}));
+  cmd->add_option("--db", flags->db,
+                  "Store the run in this history database (default: see docs/CLI.md)");
+  cmd->add_flag("--no-history", flags->no_history, "Do not store the run in the history");
+  cmd->add_option("--name", flags->name, "Label the stored run (baseline set, compare take it)");
   cmd->callback([flags, &state] { state.exit_code = run(*flags); });
 }
 

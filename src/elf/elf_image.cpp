@@ -109,7 +109,13 @@ util::Result<ElfImage> ElfImage::parse(std::vector<uint8_t> bytes, const std::st
       if (type != STT_FUNC && type != STT_OBJECT && type != STT_NOTYPE) continue;
       if (sym.st_shndx == SHN_UNDEF) continue;
       const char* n = elf_strptr(e.get(), sh.sh_link, sym.st_name);
-      if (!n || !*n || n[0] == '$') continue;  // mapping symbols $t/$d/$a
+      if (!n || !*n) continue;
+      if (n[0] == '$') {  // mapping symbols: $t Thumb code, $a Arm code, $d data (AAELF 5.5.5)
+        if ((n[1] == 't' || n[1] == 'a' || n[1] == 'd') && (n[2] == '\0' || n[2] == '.'))
+          img.mapping_symbols_.push_back(
+              {static_cast<uint32_t>(sym.st_value) & ~1u, static_cast<uint32_t>(sym.st_shndx), n[1]});
+        continue;
+      }
       Symbol s;
       s.name = n;
       s.is_function = type == STT_FUNC;
@@ -121,7 +127,43 @@ util::Result<ElfImage> ElfImage::parse(std::vector<uint8_t> bytes, const std::st
   }
   std::stable_sort(img.symbols_.begin(), img.symbols_.end(),
                    [](const Symbol& a, const Symbol& b) { return a.address < b.address; });
+  std::stable_sort(img.mapping_symbols_.begin(), img.mapping_symbols_.end(),
+                   [](const MappingSymbol& a, const MappingSymbol& b) { return a.address < b.address; });
   return img;
+}
+
+std::vector<CodeRange> ElfImage::thumb_code_ranges() const {
+  std::vector<CodeRange> out;
+  auto add = [&](uint32_t begin, uint32_t end) {
+    if (begin >= end) return;
+    if (!out.empty() && out.back().end == begin) out.back().end = end;
+    else out.push_back({begin, end});
+  };
+  for (const auto& sec : sections_) {
+    if (!sec.allocated || !sec.executable || !sec.has_file_data || sec.size_bytes == 0) continue;
+    const uint64_t sec_end = uint64_t{sec.address} + sec.size_bytes;
+    bool any_mapping = false;
+    for (size_t i = 0; i < mapping_symbols_.size(); ++i) {
+      const MappingSymbol& m = mapping_symbols_[i];
+      if (m.address < sec.address || m.address >= sec_end) continue;
+      any_mapping = true;
+      if (m.kind != 't') continue;
+      uint64_t end = sec_end;
+      for (size_t j = i + 1; j < mapping_symbols_.size(); ++j)
+        if (mapping_symbols_[j].address > m.address) {
+          end = std::min<uint64_t>(end, mapping_symbols_[j].address);
+          break;
+        }
+      add(m.address, static_cast<uint32_t>(end));
+    }
+    if (any_mapping) continue;
+    // No mapping symbols (a stripped or hand-assembled image): the function symbols' extents.
+    for (const auto& s : symbols_)
+      if (s.is_function && s.size_bytes && s.address >= sec.address &&
+          uint64_t{s.address} + s.size_bytes <= sec_end)
+        add(s.address, s.address + s.size_bytes);
+  }
+  return out;
 }
 
 const Symbol* ElfImage::find_symbol(const std::string& name) const {

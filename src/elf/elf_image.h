@@ -38,6 +38,12 @@ struct Section {
   bool has_file_data = false;  // not SHT_NOBITS
 };
 
+// [begin, end) of Thumb instructions (no literal pools), from the AAELF mapping symbols.
+struct CodeRange {
+  uint32_t begin = 0;
+  uint32_t end = 0;
+};
+
 class ElfImage {
  public:
   // Parses `bytes` (the whole file); `display_name` names it in error messages.
@@ -54,6 +60,10 @@ class ElfImage {
   // The function whose [address, address+size) contains `address`, or the nearest preceding
   // function symbol when sizes are missing; nullptr if none.
   const Symbol* function_at(uint32_t address) const;
+  // The Thumb code in executable sections, from the $t/$d mapping symbols; for a section
+  // without them, the extents of its sized function symbols. Sorted, non-overlapping.
+  std::vector<CodeRange> thumb_code_ranges() const;
+
   // "name+0x12" or "0x00001234" when no function contains `address`.
   std::string describe_address(uint32_t address) const;
 
@@ -67,6 +77,12 @@ class ElfImage {
   uint32_t entry_ = 0;
   std::vector<LoadSegment> segments_;
   std::vector<Symbol> symbols_;
+  struct MappingSymbol {
+    uint32_t address = 0;
+    uint32_t section = 0;
+    char kind = 'd';  // 't', 'a' or 'd'
+  };
+  std::vector<MappingSymbol> mapping_symbols_;  // sorted by address
   std::vector<Section> sections_;
 };
 

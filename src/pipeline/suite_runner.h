@@ -23,8 +23,9 @@ struct RunOptions {
   std::optional<uint32_t> warmup;           // overrides Suite::warmup
   std::filesystem::path firmware_dir;       // the repository's firmware/
   std::filesystem::path build_root;         // where images are built (cache)
-  // Measurements always use kPerInstruction; `fathom bench` also times kBlockCountOnly.
-  sim::HookMode sim_hook_mode = sim::HookMode::kPerInstruction;
+  // Measurements use kBlock (kPerInstruction gives the same counts, slower); `fathom bench`
+  // also times kBlockCountOnly.
+  sim::HookMode sim_hook_mode = sim::HookMode::kBlock;
 };
 
 // Checks `options` against `suite` before anything is built: unknown configurations are an

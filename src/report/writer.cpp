@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "report/csv_writer.h"
+#include "report/gbench_writer.h"
 #include "report/json_writer.h"
 #include "report/markdown_writer.h"
 #include "report/table_writer.h"
@@ -11,7 +12,7 @@
 namespace fathom::report {
 
 const std::vector<std::string>& writer_formats() {
-  static const std::vector<std::string> formats = {"table", "json", "csv", "markdown"};
+  static const std::vector<std::string> formats = {"table", "json", "csv", "markdown", "gbench"};
   return formats;
 }
 
@@ -20,6 +21,7 @@ util::Result<std::unique_ptr<Writer>> make_writer(std::string_view format) {
   if (format == "json") return std::make_unique<JsonWriter>();
   if (format == "csv") return std::make_unique<CsvWriter>();
   if (format == "markdown") return std::make_unique<MarkdownWriter>();
+  if (format == "gbench") return std::make_unique<GbenchWriter>();
   return util::fail(fmt::format("unknown report format '{}'; use one of: {}", format,
                                 fmt::join(writer_formats(), ", ")));
 }

@@ -66,6 +66,19 @@ struct Instruction {
   // machine reads them before such an instruction executes when `needs_operand_values`.
   bool needs_operand_values = false;
   uint8_t operand_regs[2] = {0, 0};
+
+  // --- Where a load or store accesses memory, to tell which instruction of a translation
+  // block made a device access (sim::Machine, kBlock). kNoRegister when absent. ---
+  static constexpr uint8_t kNoRegister = 0xFF;
+  uint8_t mem_base = kNoRegister;   // base register (13 = SP for PUSH/POP)
+  uint8_t mem_index = kNoRegister;  // index register
+  uint8_t mem_shift = 0;            // index shifted left by this
+  bool mem_index_subtract = false;  // [Rn, -Rm]
+  bool mem_descending = false;      // STMDB/LDMDB/PUSH/VPUSH: the span ends at the base
+  int32_t mem_disp = 0;             // immediate offset (0 when post-indexed)
+  uint16_t mem_span_bytes = 0;      // bytes from the first to past the last accessed byte
+
+  uint8_t it_firstcond_mask = 0;    // IT: the encoding's low byte (sim/it_block.h)
 };
 
 }  // namespace fathom::sim

@@ -138,6 +138,48 @@ InstructionDecoder::~InstructionDecoder() {
   if (handle_) cs_close(&handle_);
 }
 
+void InstructionDecoder::add_memory_operand(const cs_insn& insn, Instruction& out) const {
+  const cs_arm& arm = insn.detail->arm;
+  auto number = [](unsigned reg) {
+    const int n = core_reg(reg);
+    return n < 0 ? Instruction::kNoRegister : static_cast<uint8_t>(n);
+  };
+  switch (insn.id) {
+    case ARM_INS_PUSH: case ARM_INS_POP: case ARM_INS_VPUSH: case ARM_INS_VPOP:
+    case ARM_INS_LDM: case ARM_INS_LDMDB: case ARM_INS_STM: case ARM_INS_STMDB:
+    case ARM_INS_VLDMIA: case ARM_INS_VLDMDB: case ARM_INS_VSTMIA: case ARM_INS_VSTMDB: {
+      const bool stack = insn.id == ARM_INS_PUSH || insn.id == ARM_INS_POP ||
+                         insn.id == ARM_INS_VPUSH || insn.id == ARM_INS_VPOP;
+      out.mem_base = stack ? 13 : (arm.op_count > 0 ? number(arm.operands[0].reg) : 0xFF);
+      out.mem_descending = insn.id == ARM_INS_PUSH || insn.id == ARM_INS_VPUSH ||
+                           insn.id == ARM_INS_LDMDB || insn.id == ARM_INS_STMDB ||
+                           insn.id == ARM_INS_VLDMDB || insn.id == ARM_INS_VSTMDB;
+      uint32_t bytes = 0;
+      for (int i = stack ? 0 : 1; i < arm.op_count; ++i) {
+        const unsigned r = arm.operands[i].reg;
+        bytes += (r >= ARM_REG_D0 && r <= ARM_REG_D31) ? 8 : 4;
+      }
+      out.mem_span_bytes = static_cast<uint16_t>(bytes);
+      return;
+    }
+    default:
+      break;
+  }
+  for (int i = 0; i < arm.op_count; ++i) {
+    const cs_arm_op& op = arm.operands[i];
+    if (op.type != ARM_OP_MEM) continue;
+    out.mem_base = number(op.mem.base);
+    out.mem_index = op.mem.index == ARM_REG_INVALID ? Instruction::kNoRegister
+                                                    : number(op.mem.index);
+    out.mem_shift = static_cast<uint8_t>(
+        op.mem.lshift ? op.mem.lshift : (op.shift.type == ARM_SFT_LSL ? op.shift.value : 0));
+    out.mem_index_subtract = op.subtracted;
+    out.mem_disp = op.mem.disp;
+    out.mem_span_bytes = 8;  // at most a doubleword; any byte of it identifies the access
+    return;
+  }
+}
+
 void InstructionDecoder::add_pipeline_facts(const cs_insn& insn, Instruction& out) const {
   const cs_arm& arm = insn.detail->arm;
   const unsigned id = insn.id;
@@ -166,6 +208,7 @@ void InstructionDecoder::add_pipeline_facts(const cs_insn& insn, Instruction& ou
     if (op.mem.index != ARM_REG_INVALID) out.address_regs |= bit(op.mem.index);
     if (op.mem.base == ARM_REG_PC) out.literal_load = true;
   }
+  add_memory_operand(insn, out);
   switch (id) {
     case ARM_INS_PUSH: case ARM_INS_POP: case ARM_INS_VPUSH: case ARM_INS_VPOP:
       out.address_regs |= bit(ARM_REG_SP);
@@ -246,6 +289,7 @@ Instruction InstructionDecoder::decode(uint32_t address, std::span<const uint8_t
   const cs_arm& arm = scratch_->detail->arm;
 
   auto is_pc = [](const cs_arm_op& op) { return op.type == ARM_OP_REG && op.reg == ARM_REG_PC; };
+  if (out.cls == InstrClass::kIt) out.it_firstcond_mask = bytes[0];
   switch (out.cls) {
     case InstrClass::kLoadMultiple:
     case InstrClass::kStoreMultiple: {

@@ -22,6 +22,7 @@ class InstructionDecoder {
 
  private:
   // Fills the register, flag, address and operand facts of `out` from Capstone's detail.
+  void add_memory_operand(const cs_insn& insn, Instruction& out) const;
   void add_pipeline_facts(const cs_insn& insn, Instruction& out) const;
 
   csh handle_ = 0;

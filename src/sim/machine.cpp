@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <chrono>
 
 namespace fathom::sim {
@@ -66,7 +67,7 @@ util::Result<std::unique_ptr<Machine>> Machine::create(const model::Board& board
     uc_close(uc);
     return util::fail(fmt::format("Unicorn has no {} model: {}", board.core, uc_strerror(err)));
   }
-  std::unique_ptr<Machine> m(new Machine(board, uc, std::move(*timing)));
+  std::unique_ptr<Machine> m(new Machine(board, uc, std::move(*timing), mode));
   m->cpuid_ = core->cpuid;
   m->scs_ = SystemControl(core->cpuid);
 
@@ -99,9 +100,12 @@ util::Result<std::unique_ptr<Machine>> Machine::create(const model::Board& board
   uc_hook h;
   if (mode == HookMode::kPerInstruction)
     uc_hook_add(uc, &h, UC_HOOK_CODE, reinterpret_cast<void*>(&Machine::on_code), m.get(), 1, 0);
-  else
+  else if (mode == HookMode::kBlock)
     uc_hook_add(uc, &h, UC_HOOK_BLOCK, reinterpret_cast<void*>(&Machine::on_block), m.get(), 1,
                 0);
+  else
+    uc_hook_add(uc, &h, UC_HOOK_BLOCK, reinterpret_cast<void*>(&Machine::on_block_count), m.get(),
+                1, 0);
   uc_hook_add(uc, &h, UC_HOOK_MEM_UNMAPPED | UC_HOOK_MEM_PROT,
               reinterpret_cast<void*>(&Machine::on_unmapped), m.get(), 1, 0);
   uc_hook_add(uc, &h, UC_HOOK_INTR, reinterpret_cast<void*>(&Machine::on_interrupt), m.get(), 1,
@@ -112,8 +116,8 @@ util::Result<std::unique_ptr<Machine>> Machine::create(const model::Board& board
 }
 
 Machine::Machine(const model::Board& board, uc_engine* uc,
-                 std::unique_ptr<timing::CoreTimingModel> timing)
-    : board_(board), uc_(uc), timing_(std::move(timing)), scs_(0) {}
+                 std::unique_ptr<timing::CoreTimingModel> timing, HookMode mode)
+    : board_(board), uc_(uc), timing_(std::move(timing)), scs_(0), mode_(mode) {}
 
 Machine::~Machine() {
   if (reset_context_) uc_context_free(reset_context_);
@@ -138,7 +142,54 @@ util::Result<void> Machine::load(const elf::ElfImage& image) {
       return util::fail(fmt::format("cannot write segment at {:#010x}", seg.load_address));
   }
   image_ = &image;
+  blocks_.clear();
+  block_cache_.fill(nullptr);
+  if (mode_ == HookMode::kBlock) install_operand_hooks(image);
   return {};
+}
+
+void Machine::install_operand_hooks(const elf::ElfImage& image) {
+  // Unicorn walks its whole list of code hooks at every hooked instruction, so hooks go only
+  // where the block model cannot do without them.
+  for (const auto& range : image.thumb_code_ranges()) {
+    for (uint32_t a = range.begin; a < range.end;) {
+      const Instruction& insn = instruction_at(a);
+      if ((timing_->uses_operand_values(insn) || it_needs_hook(a, range.end)) &&
+          operand_hooks_.insert(a).second) {
+        uc_hook h;
+        uc_hook_add(uc_, &h, UC_HOOK_CODE, reinterpret_cast<void*>(&Machine::on_operand_code),
+                    this, a, a);
+      }
+      a += insn.size_bytes ? insn.size_bytes : 2;
+    }
+  }
+}
+
+bool Machine::it_needs_hook(uint32_t address, uint32_t code_end) {
+  // An IT's conditions are decided from the flags when its instructions are charged (at the
+  // end of its translation block, or at a device access inside it). That is exact unless an
+  // instruction after the IT, before control flow leaves straight-line code, sets the flags;
+  // only such an IT needs a hook to read the flags as it executes.
+  const Instruction& it = instruction_at(address);
+  if (it.cls != InstrClass::kIt) return false;
+  // Only a condition that changes a cost matters (see `charge`).
+  bool matters = false;
+  const int count = 4 - std::countr_zero(static_cast<unsigned>(it.it_firstcond_mask & 0x0F));
+  for (int k = 0, b = address + 2; k < count && b < static_cast<int64_t>(code_end); ++k) {
+    const Instruction& insn = instruction_at(b);
+    matters |= skip_changes_cost(insn);
+    b += insn.size_bytes ? insn.size_bytes : 2;
+  }
+  if (!matters) return false;
+  uint32_t a = address + 2;
+  for (int n = 0; n < 256 && a < code_end; ++n) {
+    const Instruction& insn = instruction_at(a);
+    if (insn.sets_flags) return true;
+    if (insn.cls == InstrClass::kBranch || insn.cls == InstrClass::kTableBranch || insn.writes_pc)
+      return false;
+    a += insn.size_bytes ? insn.size_bytes : 2;
+  }
+  return true;
 }
 
 util::Result<void> Machine::write_memory(uint32_t address, const std::vector<uint8_t>& bytes) {
@@ -148,6 +199,8 @@ util::Result<void> Machine::write_memory(uint32_t address, const std::vector<uin
   for (auto& region : code_regions_)
     for (uint64_t a = address & ~1u; a < uint64_t{address} + bytes.size(); a += 2)
       if (a - region.origin < region.length) region.decoded[(a - region.origin) >> 1] = nullptr;
+  blocks_.clear();
+  block_cache_.fill(nullptr);
   return {};
 }
 
@@ -180,20 +233,33 @@ void Machine::on_code(uc_engine*, uint64_t address, uint32_t, void* self_ptr) {
   const auto pc = static_cast<uint32_t>(address);
   if (self->current_) {
     // Cost of the previous instruction, now that its successor (branch outcome) is known.
-    self->outcome_.cycles += self->timing_->cycles(*self->current_, self->current_pc_, pc);
-    ++self->outcome_.instructions;
+    const Instruction& prev = *self->current_;
+    uint32_t after = self->current_pc_ + prev.size_bytes;
+    const bool may_branch = prev.cls == InstrClass::kBranch ||
+                            prev.cls == InstrClass::kTableBranch || prev.writes_pc;
+    // Instructions of an IT block that fail their condition fire no hook: they lie between
+    // the previous instruction and this one, which did not branch. Each still takes a cycle.
+    if (!may_branch && pc > after && pc - after <= 16) {
+      self->charge(prev, self->current_pc_, after, true);
+      ++self->outcome_.instructions;
+      while (after < pc) {
+        const Instruction& skipped = self->instruction_at(after);
+        const uint32_t size = skipped.size_bytes ? skipped.size_bytes : 2;
+        self->charge(skipped, after, after + size, false);
+        ++self->outcome_.instructions;
+        after += size;
+      }
+    } else {
+      self->charge(prev, self->current_pc_, pc, true);
+      ++self->outcome_.instructions;
+    }
   }
   self->current_pc_ = pc;
   self->current_ = &self->instruction_at(pc);
   if (self->current_->needs_operand_values) {
     // Divides and long multiplies cost what their operands decide; read them before the
     // instruction overwrites them (timing::CoreTimingModel::set_operand_values).
-    uint32_t values[2] = {0, 0};
-    for (int i = 0; i < 2; ++i) {
-      const uint8_t n = self->current_->operand_regs[i];
-      const int reg = n <= 12 ? UC_ARM_REG_R0 + n : (n == 13 ? UC_ARM_REG_SP : UC_ARM_REG_LR);
-      uc_reg_read(self->uc_, reg, &values[i]);
-    }
+    const auto values = self->read_operands(*self->current_);
     self->timing_->set_operand_values(values[0], values[1]);
   }
   if (self->outcome_.cycles >= self->budget_ && !self->stopping_)
@@ -201,16 +267,249 @@ void Machine::on_code(uc_engine*, uint64_t address, uint32_t, void* self_ptr) {
                           fmt::format("the cycle budget of {} cycles ran out", self->budget_));
 }
 
+const Machine::Block& Machine::block_at(uint32_t start, uint32_t size_bytes) {
+  // A direct-mapped cache in front of the map: most block executions hit it.
+  Block*& cached = block_cache_[(start >> 1) & (kBlockCacheSize - 1)];
+  if (cached && cached->start == start && cached->size_bytes == size_bytes) return *cached;
+  cached = &build_block(start, size_bytes);
+  return *cached;
+}
+
+Machine::Block& Machine::build_block(uint32_t start, uint32_t size_bytes) {
+  auto [it, inserted] = blocks_.try_emplace(start);
+  Block& b = it->second;
+  if (inserted || b.size_bytes != size_bytes) {
+    b = Block{};
+    b.start = start;
+    b.size_bytes = size_bytes;
+    for (uint32_t pc = start; pc < start + size_bytes;) {
+      const Instruction& insn = instruction_at(pc);
+      uint8_t kind = 0;
+      if (insn.cls == InstrClass::kIt) kind |= Block::kIt;
+      if (timing_->uses_operand_values(insn)) {
+        kind |= Block::kOperands;
+        if (!operand_hooks_.count(pc)) kind |= Block::kUnhookedOperands;
+      }
+      b.instructions.push_back(&insn);
+      b.addresses.push_back(pc);
+      b.kinds.push_back(kind);
+      b.special |= kind != 0;
+      b.unhooked |= (kind & Block::kUnhookedOperands) != 0;
+      pc += insn.size_bytes ? insn.size_bytes : 2;
+    }
+  }
+  return b;
+}
+
+std::array<uint32_t, 2> Machine::read_operands(const Instruction& insn) const {
+  std::array<uint32_t, 2> values{0, 0};
+  if (insn.cls == InstrClass::kIt) {
+    uc_reg_read(uc_, UC_ARM_REG_APSR, &values[0]);
+    return values;
+  }
+  for (int k = 0; k < 2; ++k) {
+    const uint8_t n = insn.operand_regs[k];
+    const int reg = n <= 12 ? UC_ARM_REG_R0 + n : (n == 13 ? UC_ARM_REG_SP : UC_ARM_REG_LR);
+    uc_reg_read(uc_, reg, &values[k]);
+  }
+  return values;
+}
+
+uint32_t Machine::mmio_pc() const {
+  return mode_ == HookMode::kPerInstruction ? current_pc_ : device_access_pc_;
+}
+
+uint32_t Machine::executing_pc() const {
+  return mode_ == HookMode::kPerInstruction ? current_pc_ : read_pc();
+}
+
+uint32_t Machine::read_pc() const {
+  uint32_t pc = 0;
+  uc_reg_read(uc_, UC_ARM_REG_PC, &pc);
+  return pc & ~1u;
+}
+
+void Machine::charge_pending(size_t index, uint32_t next_address) {
+  const Block* b = pending_;
+  if (!b) return;
+  index = std::min(index, b->instructions.size());
+  if (pending_charged_ >= index) return;
+  const size_t n = b->instructions.size();
+  if (!b->special && !it_block_.active()) {
+    // Fast path: nothing conditional or data-dependent in the block.
+    for (size_t i = pending_charged_; i < index; ++i) {
+      const uint32_t next = i + 1 < n ? b->addresses[i + 1] : next_address;
+      outcome_.cycles += timing_->cycles(*b->instructions[i], b->addresses[i], next);
+    }
+    outcome_.instructions += index - pending_charged_;
+    pending_charged_ = index;
+    return;
+  }
+  for (size_t i = pending_charged_; i < index; ++i) {
+    const Instruction& insn = *b->instructions[i];
+    const uint32_t pc = b->addresses[i];
+    const uint32_t next = i + 1 < n ? b->addresses[i + 1] : next_address;
+    if (it_block_.active()) {
+      ItBlock probe = it_block_;
+      const bool executes = it_block_.next_executes();
+      if (!executes) {
+        charge(insn, pc, next, false);
+        continue;
+      }
+      // A flag-setting instruction inside the block changes the later conditions, which were
+      // decided from the flags at the IT: the per-instruction mode sees it, this one cannot.
+      probe.next_executes();
+      if (insn.sets_flags && probe.active()) ++outcome_.inexact_events;
+    }
+    if (b->kinds[i]) {
+      std::array<uint32_t, 2> values{0, 0};
+      bool found = false;
+      for (const auto& [address, v] : pending_operands_)
+        if (address == pc) values = v, found = true;
+      if (b->kinds[i] & Block::kOperands) {
+        timing_->set_operand_values(values[0], values[1]);
+      } else {
+        // No hook: no flag-setting instruction has run since the IT (it_needs_hook).
+        if (!found) uc_reg_read(uc_, UC_ARM_REG_APSR, &values[0]);
+        it_block_.start(insn.it_firstcond_mask, values[0]);
+      }
+    }
+    charge(insn, pc, next, true);
+  }
+  outcome_.instructions += index - pending_charged_;
+  pending_charged_ = index;
+}
+
+bool Machine::skip_changes_cost(const Instruction& insn) {
+  switch (insn.cls) {
+    case InstrClass::kAlu:
+    case InstrClass::kOther:
+    case InstrClass::kIt:
+    case InstrClass::kBranch:
+    case InstrClass::kTableBranch:
+      return false;
+    case InstrClass::kLoadMultiple:
+      return !insn.writes_pc;
+    default:
+      return true;
+  }
+}
+
+void Machine::charge(const Instruction& insn, uint32_t pc, uint32_t next, bool executed) {
+  // An instruction that fails its IT condition does not execute but still passes through the
+  // pipeline. A data-processing instruction costs the same either way (one cycle, and its
+  // register dependencies are interlocked at decode, before the condition is known); a
+  // conditional branch's cost already follows from where execution went; anything else
+  // (a load, store, multiply, FPU operation) takes one cycle, like a NOP of its size.
+  static const Instruction kSkipped16 = [] { Instruction n; n.size_bytes = 2; n.valid = true; return n; }();
+  static const Instruction kSkipped32 = [] { Instruction n; n.size_bytes = 4; n.valid = true; return n; }();
+  const Instruction& charged = executed || !skip_changes_cost(insn)
+                                   ? insn
+                                   : (insn.size_bytes == 4 ? kSkipped32 : kSkipped16);
+  outcome_.cycles += timing_->cycles(charged, pc, next);
+}
+
+void Machine::charge_up_to(uint32_t pc, bool including) {
+  if (!pending_) return;
+  const auto& addrs = pending_->addresses;
+  size_t i = pending_charged_;
+  while (i < addrs.size() && addrs[i] != pc) ++i;
+  if (i == addrs.size()) return;  // not in the pending block: nothing to attribute
+  if (including) ++i;
+  charge_pending(i, i < addrs.size() ? addrs[i] : pc + pending_->instructions[i - 1]->size_bytes);
+}
+
 void Machine::on_block(uc_engine*, uint64_t address, uint32_t size, void* self_ptr) {
   auto* self = static_cast<Machine*>(self_ptr);
-  // Count the block's instructions (decoded once per address and cached like in on_code).
   const auto start = static_cast<uint32_t>(address);
-  uint32_t count = 0;
-  for (uint32_t pc = start; pc < start + size;) {
-    const Instruction& insn = self->instruction_at(pc);
-    pc += insn.size_bytes ? insn.size_bytes : 2;
-    ++count;
+  // The previous block ran to its end: charge what is left of it, now that its last
+  // instruction's successor is known.
+  if (self->pending_) self->charge_pending(self->pending_->instructions.size(), start);
+  self->pending_operands_.clear();
+  const Block& b = self->block_at(start, size);
+  self->pending_ = &b;
+  self->pending_charged_ = 0;
+  self->device_cursor_ = 0;
+  self->current_pc_ = start;
+  // A data-dependent instruction without an operand hook (no mapping symbols): read its
+  // operands now; exact unless an earlier instruction of this block writes them.
+  if (b.unhooked) {
+    RegMask written = 0;
+    for (size_t i = 0; i < b.instructions.size(); ++i) {
+      const Instruction& insn = *b.instructions[i];
+      if (b.kinds[i] & Block::kUnhookedOperands) {
+        if (written & ((1u << insn.operand_regs[0]) | (1u << insn.operand_regs[1])))
+          ++self->outcome_.inexact_events;
+        self->pending_operands_.push_back({b.addresses[i], self->read_operands(insn)});
+      }
+      written |= insn.regs_written;
+    }
   }
+  if (self->outcome_.cycles >= self->budget_ && !self->stopping_)
+    self->stop_with_fault("budget-exhausted", start,
+                          fmt::format("the cycle budget of {} cycles ran out", self->budget_));
+}
+
+uint32_t Machine::accessing_pc(uint32_t address) {
+  if (mode_ != HookMode::kBlock || !pending_) return current_pc_;
+  if (const auto index = locate_access(address)) return pending_->addresses[*index];
+  ++outcome_.inexact_events;
+  return read_pc();
+}
+
+void Machine::note_device_access(uint32_t address) {
+  // Unicorn does not update PC inside a block (the registers are current), so the accessing
+  // instruction is found from them: the next instruction of the block whose memory operand
+  // covers `address`. (A memory hook would see no better PC, and would slow every access.)
+  if (mode_ != HookMode::kBlock || !pending_) return;
+  const auto index = locate_access(address);
+  if (!index) {
+    ++outcome_.inexact_events;
+    device_access_pc_ = pending_->addresses[std::min(pending_charged_, pending_->addresses.size() - 1)];
+    return;
+  }
+  const Instruction& insn = *pending_->instructions[*index];
+  // A load/store multiple or double makes several accesses; any other instruction one.
+  const bool several = insn.cls == InstrClass::kLoadMultiple ||
+                       insn.cls == InstrClass::kStoreMultiple ||
+                       insn.cls == InstrClass::kLoadDouble || insn.cls == InstrClass::kStoreDouble;
+  device_cursor_ = *index + (several ? 0 : 1);
+  device_access_pc_ = pending_->addresses[*index];
+  charge_up_to(device_access_pc_, false);
+}
+
+std::optional<size_t> Machine::locate_access(uint32_t address) const {
+  auto reg = [&](uint8_t n) {
+    uint32_t v = 0;
+    const int id = n <= 12 ? UC_ARM_REG_R0 + n : (n == 13 ? UC_ARM_REG_SP : UC_ARM_REG_LR);
+    uc_reg_read(uc_, id, &v);
+    return v;
+  };
+  const Block& b = *pending_;
+  for (size_t i = device_cursor_; i < b.instructions.size(); ++i) {
+    const Instruction& insn = *b.instructions[i];
+    if (insn.mem_span_bytes == 0 || insn.mem_base > 14) continue;  // no access, or literal
+    uint32_t ea = reg(insn.mem_base) + static_cast<uint32_t>(insn.mem_disp);
+    if (insn.mem_index != Instruction::kNoRegister) {
+      const uint32_t offset = reg(insn.mem_index) << insn.mem_shift;
+      ea = insn.mem_index_subtract ? ea - offset : ea + offset;
+    }
+    const uint32_t low = insn.mem_descending ? ea - insn.mem_span_bytes : ea;
+    if (address - low < insn.mem_span_bytes) return i;
+  }
+  return std::nullopt;
+}
+
+void Machine::on_operand_code(uc_engine*, uint64_t address, uint32_t, void* self_ptr) {
+  auto* self = static_cast<Machine*>(self_ptr);
+  const Instruction& insn = self->instruction_at(static_cast<uint32_t>(address));
+  self->pending_operands_.push_back({static_cast<uint32_t>(address), self->read_operands(insn)});
+}
+
+void Machine::on_block_count(uc_engine*, uint64_t address, uint32_t size, void* self_ptr) {
+  auto* self = static_cast<Machine*>(self_ptr);
+  const auto start = static_cast<uint32_t>(address);
+  const uint64_t count = self->block_at(start, size).instructions.size();
   self->outcome_.instructions += count;
   self->outcome_.cycles += count;
   self->current_pc_ = start;
@@ -228,6 +527,7 @@ void Machine::stop_with_fault(std::string kind, uint32_t pc, std::string detail)
     f.detail = std::move(detail);
     outcome_.fault = std::move(f);
   }
+  if (!stopping_) stop_pc_ = pc;
   stopping_ = true;
   uc_emu_stop(uc_);
 }
@@ -256,7 +556,7 @@ bool Machine::on_unmapped(uc_engine* uc, uc_mem_type type, uint64_t address, int
   if (type != UC_MEM_FETCH_UNMAPPED && addr < ram_low && ram_low - addr <= 0x10000 &&
       sp <= ram_low + 0x100)
     kind = "stack-overflow";
-  const uint32_t pc = type == UC_MEM_FETCH_UNMAPPED ? addr : self->current_pc_;
+  const uint32_t pc = type == UC_MEM_FETCH_UNMAPPED ? addr : self->accessing_pc(addr);
   self->stop_with_fault(kind, pc,
                         fmt::format("{}-byte access at {:#010x} (sp {:#010x})", size, addr, sp));
   return false;
@@ -264,7 +564,7 @@ bool Machine::on_unmapped(uc_engine* uc, uc_mem_type type, uint64_t address, int
 
 void Machine::on_interrupt(uc_engine*, uint32_t intno, void* self_ptr) {
   auto* self = static_cast<Machine*>(self_ptr);
-  self->stop_with_fault(exception_name(intno), self->current_pc_,
+  self->stop_with_fault(exception_name(intno), self->executing_pc(),
                         fmt::format("the CPU raised exception {} (the firmware would take a "
                                     "fault handler here)",
                                     intno));
@@ -272,7 +572,7 @@ void Machine::on_interrupt(uc_engine*, uint32_t intno, void* self_ptr) {
 
 bool Machine::on_invalid_instruction(uc_engine*, void* self_ptr) {
   auto* self = static_cast<Machine*>(self_ptr);
-  self->stop_with_fault("undefined-instruction", self->current_pc_,
+  self->stop_with_fault("undefined-instruction", self->executing_pc(),
                         "the CPU could not decode the instruction");
   return false;
 }
@@ -280,9 +580,10 @@ bool Machine::on_invalid_instruction(uc_engine*, void* self_ptr) {
 uint64_t Machine::on_ppb_read(uc_engine*, uint64_t offset, unsigned, void* self_ptr) {
   auto* self = static_cast<Machine*>(self_ptr);
   const uint32_t address = SystemControl::kBase + static_cast<uint32_t>(offset);
+  self->note_device_access(address);
   auto value = self->scs_.read(address, self->outcome_.cycles);
   if (!value) {
-    self->stop_with_fault("unmodelled-register", self->current_pc_,
+    self->stop_with_fault("unmodelled-register", self->mmio_pc(),
                           fmt::format("read of system register {:#010x}, which the simulator "
                                       "does not model",
                                       address));
@@ -298,8 +599,9 @@ void Machine::on_ppb_write(uc_engine*, uint64_t offset, unsigned, uint64_t value
                            void* self_ptr) {
   auto* self = static_cast<Machine*>(self_ptr);
   const uint32_t address = SystemControl::kBase + static_cast<uint32_t>(offset);
+  self->note_device_access(address);
   if (!self->scs_.write(address, static_cast<uint32_t>(value), self->outcome_.cycles))
-    self->stop_with_fault("unmodelled-register", self->current_pc_,
+    self->stop_with_fault("unmodelled-register", self->mmio_pc(),
                           fmt::format("write of {:#x} to system register {:#010x}, which the "
                                       "simulator does not model",
                                       value, address));
@@ -310,11 +612,13 @@ uint64_t Machine::on_console_read(uc_engine*, uint64_t, unsigned, void*) { retur
 void Machine::on_console_write(uc_engine*, uint64_t offset, unsigned, uint64_t value,
                                void* self_ptr) {
   auto* self = static_cast<Machine*>(self_ptr);
+  self->note_device_access(self->board_.console_address + static_cast<uint32_t>(offset));
   if (offset == kConsoleTx) {
     self->outcome_.console.push_back(static_cast<char>(value & 0xFF));
   } else if (offset == kConsoleExit) {
     self->outcome_.exited = true;
     self->outcome_.exit_code = static_cast<int>(static_cast<uint32_t>(value));
+    self->stop_pc_ = self->mmio_pc();
     self->stopping_ = true;
     uc_emu_stop(self->uc_);
   }
@@ -325,6 +629,11 @@ RunOutcome Machine::run(uint64_t cycle_budget) {
   budget_ = cycle_budget;
   current_ = nullptr;
   stopping_ = false;
+  stop_pc_.reset();
+  pending_ = nullptr;
+  pending_charged_ = 0;
+  pending_operands_.clear();
+  it_block_.clear();
   // Back to the reset state: an earlier run leaves registers, DWT/DEMCR settings and the timing
   // model's pipeline state behind, and they would change this run's counts.
   uc_context_restore(uc_, reset_context_);
@@ -343,10 +652,16 @@ RunOutcome Machine::run(uint64_t cycle_budget) {
   const uc_err err = uc_emu_start(uc_, vectors[1] | 1u, flash->origin, 0, 0);
   outcome_.host_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  // The instruction the run stopped at (the EXIT write, a faulting access) counts.
   if (current_) {
-    outcome_.cycles += timing_->cycles(*current_, current_pc_, current_pc_ + current_->size_bytes);
+    charge(*current_, current_pc_, current_pc_ + current_->size_bytes, true);
     ++outcome_.instructions;
     current_ = nullptr;
+  }
+  if (mode_ == HookMode::kBlock && pending_) {
+    if (stop_pc_) charge_up_to(*stop_pc_, true);
+    current_pc_ = stop_pc_.value_or(current_pc_);
+    pending_ = nullptr;
   }
   if (!outcome_.fault && err != UC_ERR_OK) {
     uint32_t pc = current_pc_;

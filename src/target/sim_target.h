@@ -7,7 +7,7 @@ namespace fathom::target {
 
 class SimTarget final : public Target {
  public:
-  explicit SimTarget(sim::HookMode mode = sim::HookMode::kPerInstruction) : mode_(mode) {}
+  explicit SimTarget(sim::HookMode mode = sim::HookMode::kBlock) : mode_(mode) {}
   std::string name() const override { return "sim"; }
   util::Result<TargetRun> run(const RunRequest& request) override;
 

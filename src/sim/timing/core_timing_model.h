@@ -20,6 +20,12 @@ class CoreTimingModel {
   // e.g. "cortex-m4/1 ws=0 prefetch=on icache=off".
   virtual std::string name() const = 0;
 
+  // Whether this model's cost of `insn` depends on its operand values (then the machine must
+  // read them: a divide everywhere, a long multiply on the Cortex-M3).
+  virtual bool uses_operand_values(const Instruction& insn) const {
+    return insn.needs_operand_values && insn.cls == InstrClass::kDivide;
+  }
+
   // The values of `insn.operand_regs` just before the next instruction executes. The machine
   // calls this only for instructions with `needs_operand_values` (UDIV/SDIV, long multiplies),
   // before the matching `cycles` call; without it those operands count as zero.

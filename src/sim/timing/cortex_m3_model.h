@@ -9,6 +9,10 @@ namespace fathom::sim::timing {
 class CortexM3Model final : public CortexM4Model {
  public:
   explicit CortexM3Model(const model::Board& board) : CortexM4Model(board) {}
+  // TRM 3.3.1: UMULL/SMULL/UMLAL/SMLAL terminate early depending on the operands.
+  bool uses_operand_values(const Instruction& insn) const override {
+    return insn.needs_operand_values;
+  }
 
  protected:
   const char* core_version() const override { return "cortex-m3/1"; }

@@ -28,6 +28,7 @@ enum Mode : uint32_t {
   kUndefined = 4,
   kSpin = 5,
   kStackOverflow = 6,
+  kMixed = 7,
 };
 
 constexpr uint64_t kBudgetCycles = 5'000'000;
@@ -320,5 +321,35 @@ TEST(MachineCreate, RefusesUnknownCoreAndUnalignedRegions) {
   EXPECT_NE(unaligned.error().message.find("4 KiB"), std::string::npos);
 }
 
+// kBlock charges whole translation blocks and reads divide/multiply operands through
+// per-address hooks; it must give exactly what the per-instruction reference gives, CYCCNT
+// reads, faults and operand-dependent costs included, on every core's model.
+TEST_F(MachineTest, BlockHooksGiveThePerInstructionCounts) {
+  for (const char* core : {"cortex-m33", "cortex-m4", "cortex-m3"}) {
+    SCOPED_TRACE(core);
+    model::Board board = board_;
+    board.core = core;
+    for (uint32_t mode : {kHello, kTiming, kMixed, kUnmappedRead, kUndefined, kStackOverflow}) {
+      SCOPED_TRACE(mode);
+      RunOutcome outcomes[2];
+      const HookMode hook_modes[2] = {HookMode::kPerInstruction, HookMode::kBlock};
+      for (int k = 0; k < 2; ++k) {
+        auto m = Machine::create(board, hook_modes[k]);
+        ASSERT_TRUE(m) << m.error().message;
+        ASSERT_TRUE((*m)->load(*image_));
+        set_mode(**m, mode);
+        outcomes[k] = (*m)->run(kBudgetCycles);
+      }
+      expect_same(outcomes[0], outcomes[1]);
+      EXPECT_EQ(outcomes[1].inexact_events, 0u);
+      if (mode == kMixed) {
+        EXPECT_TRUE(outcomes[1].exited);
+        EXPECT_GT(outcomes[1].cycle_counter_reads.size(), 10u);
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace fathom::sim
+

@@ -1,0 +1,20 @@
+#include "cli/history_database.h"
+
+#include "cli/cli.h"
+#include "util/error.h"
+
+namespace fathom::cli {
+
+history::RunStore open_history_or_throw(const std::string& db) {
+  std::filesystem::path path = db;
+  if (path.empty()) {
+    auto fallback = history::default_history_path();
+    if (!fallback) throw util::FatalError(fallback.error().message, kExitFailure);
+    path = *fallback;
+  }
+  auto store = history::RunStore::open(path);
+  if (!store) throw util::FatalError(store.error().message, kExitFailure);
+  return std::move(*store);
+}
+
+}  // namespace fathom::cli
