@@ -17,5 +17,6 @@ void register_calibrate_command(CLI::App& app, CommandState& state);
 void register_history_command(CLI::App& app, CommandState& state);
 void register_baseline_command(CLI::App& app, CommandState& state);
 void register_size_command(CLI::App& app, CommandState& state);
+void register_profile_command(CLI::App& app, CommandState& state);
 
 }  // namespace fathom::cli

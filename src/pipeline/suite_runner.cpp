@@ -136,7 +136,9 @@ util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOpt
                                           op, cfg.name, fmt::join(*offered, ", ")));
 
         progress.update(fmt::format("{} on {}: running on the simulator", cfg.name, board_name));
-        target::SimTarget target(options.sim_hook_mode);
+        target::SimTarget target(options.sim_hook_mode,
+                                 options.observer_for_image ? options.observer_for_image(built->elf)
+                                                            : nullptr);
         target::RunRequest rr;
         rr.elf = built->elf;
         rr.board = &*board;

@@ -3,6 +3,7 @@
 // target, and collect the results with their provenance. One failing image never hides the
 // others: its failure is recorded in its ImageResult and the loop goes on.
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,6 +27,9 @@ struct RunOptions {
   // Measurements use kBlock (kPerInstruction gives the same counts, slower); `fathom bench`
   // also times kBlockCountOnly.
   sim::HookMode sim_hook_mode = sim::HookMode::kBlock;
+  // If set, called with each image's ELF before it runs; the observer it returns (owned by
+  // the caller, may be nullptr) watches that run (`fathom profile`).
+  std::function<sim::ExecutionObserver*(const std::filesystem::path& elf)> observer_for_image;
 };
 
 // Checks `options` against `suite` before anything is built: unknown configurations are an

@@ -256,6 +256,7 @@ void Machine::on_code(uc_engine*, uint64_t address, uint32_t, void* self_ptr) {
   }
   self->current_pc_ = pc;
   self->current_ = &self->instruction_at(pc);
+  if (self->observer_) uc_reg_read(self->uc_, UC_ARM_REG_SP, &self->block_sp_);
   if (self->current_->needs_operand_values) {
     // Divides and long multiplies cost what their operands decide; read them before the
     // instruction overwrites them (timing::CoreTimingModel::set_operand_values).
@@ -335,7 +336,7 @@ void Machine::charge_pending(size_t index, uint32_t next_address) {
   index = std::min(index, b->instructions.size());
   if (pending_charged_ >= index) return;
   const size_t n = b->instructions.size();
-  if (!b->special && !it_block_.active()) {
+  if (!b->special && !it_block_.active() && !observer_) {
     // Fast path: nothing conditional or data-dependent in the block.
     for (size_t i = pending_charged_; i < index; ++i) {
       const uint32_t next = i + 1 < n ? b->addresses[i + 1] : next_address;
@@ -377,6 +378,7 @@ void Machine::charge_pending(size_t index, uint32_t next_address) {
     charge(insn, pc, next, true);
   }
   outcome_.instructions += index - pending_charged_;
+  if (observer_ && index == n) uc_reg_read(uc_, UC_ARM_REG_SP, &block_sp_);
   pending_charged_ = index;
 }
 
@@ -406,7 +408,9 @@ void Machine::charge(const Instruction& insn, uint32_t pc, uint32_t next, bool e
   const Instruction& charged = executed || !skip_changes_cost(insn)
                                    ? insn
                                    : (insn.size_bytes == 4 ? kSkipped32 : kSkipped16);
-  outcome_.cycles += timing_->cycles(charged, pc, next);
+  const uint32_t c = timing_->cycles(charged, pc, next);
+  outcome_.cycles += c;
+  if (observer_) observer_->on_instruction(insn, pc, next, c, executed, block_sp_);
 }
 
 void Machine::charge_up_to(uint32_t pc, bool including) {
@@ -647,6 +651,7 @@ RunOutcome Machine::run(uint64_t cycle_budget) {
   }
   uc_reg_write(uc_, UC_ARM_REG_MSP, &vectors[0]);
   uc_reg_write(uc_, UC_ARM_REG_SP, &vectors[0]);
+  block_sp_ = vectors[0];
   const auto start = std::chrono::steady_clock::now();
   // The `until` address is the vector table's first word, which is data and never executed.
   const uc_err err = uc_emu_start(uc_, vectors[1] | 1u, flash->origin, 0, 0);

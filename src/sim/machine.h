@@ -20,6 +20,7 @@
 #include "elf/elf_image.h"
 #include "model/board.h"
 #include "model/run_result.h"
+#include "sim/execution_observer.h"
 #include "sim/instruction.h"
 #include "sim/instruction_decoder.h"
 #include "sim/it_block.h"
@@ -90,6 +91,10 @@ class Machine {
   RunOutcome run(uint64_t cycle_budget);
 
   std::string timing_model_name() const { return timing_->name(); }
+
+  // Reports every charged instruction to `observer` (nullptr: none) during later runs; kBlock
+  // and kPerInstruction only. The observer must outlive the runs.
+  void set_observer(ExecutionObserver* observer) { observer_ = observer; }
 
  private:
   Machine(const model::Board& board, uc_engine* uc,
@@ -198,7 +203,9 @@ class Machine {
   bool stopping_ = false;
   uint32_t device_access_pc_ = 0;  // kBlock: the instruction of the current MMIO access
   size_t device_cursor_ = 0;
-  ItBlock it_block_;  // kBlock: the IT block being charged, across block boundaries        // kBlock: first instruction of the block that may access next
+  ItBlock it_block_;
+  ExecutionObserver* observer_ = nullptr;
+  uint32_t block_sp_ = 0;  // SP after the last fully charged block, for the observer  // kBlock: the IT block being charged, across block boundaries        // kBlock: first instruction of the block that may access next
   std::optional<uint32_t> stop_pc_;  // instruction that ended the run (EXIT write, fault)
 };
 

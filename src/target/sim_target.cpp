@@ -43,6 +43,7 @@ util::Result<TargetRun> SimTarget::run(const RunRequest& req) {
   auto machine = sim::Machine::create(*req.board, mode_);
   if (!machine) return tl::unexpected(machine.error());
   if (auto r = (*machine)->load(*image); !r) return tl::unexpected(r.error());
+  (*machine)->set_observer(observer_);
 
   const elf::Symbol* params = image->find_symbol("fathom_params");
   if (!params)

@@ -1,0 +1,188 @@
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+
+#include "cli/cli.h"
+#include "cli/commands.h"
+#include "cli/paths.h"
+#include "cli/suite_session.h"
+#include "elf/debug_info.h"
+#include "elf/elf_image.h"
+#include "elf/harness_operations.h"
+#include "profile/call_tracker.h"
+#include "profile/export/profile_writer.h"
+#include "profile/symbolize.h"
+#include "util/error.h"
+
+namespace fathom::cli {
+namespace {
+
+struct ProfileFlags {
+  std::string target;  // suite name/path, or an ELF file
+  std::string configuration;
+  std::string operation;
+  std::string board;
+  std::string format = "speedscope";
+  std::string out;
+  int64_t runs = 1;
+  bool whole_run = false;
+  size_t top = 15;
+};
+
+profile::TrackerOptions tracker_options(const elf::ElfImage& image) {
+  profile::TrackerOptions o;
+  for (const auto& s : image.symbols())
+    if (s.is_function) o.function_entries.push_back(s.address);
+  if (auto ops = elf::harness_operation_entries(image))
+    for (const auto& op : *ops) o.spans.push_back({op.name, op.run_address});
+  return o;
+}
+
+// The functions of `p` by inclusive cycles (summed over the call paths where the function is
+// not already on the path, so recursion is not counted twice), with exclusive cycles and calls.
+void print_summary(const profile::ProfileSet& set, const profile::Profile& p, size_t top) {
+  struct Row {
+    uint64_t inclusive = 0, exclusive = 0, calls = 0;
+  };
+  std::map<uint32_t, Row> rows;
+  for (size_t i = 0; i < p.nodes.size(); ++i) {
+    const profile::CallNode& n = p.nodes[i];
+    Row& r = rows[n.frame];
+    r.exclusive += n.exclusive_cycles;
+    r.calls += n.calls;
+    bool recursive = false;
+    for (int32_t a = n.parent; a >= 0; a = p.nodes[static_cast<size_t>(a)].parent)
+      if (p.nodes[static_cast<size_t>(a)].frame == n.frame) recursive = true;
+    if (!recursive) r.inclusive += n.inclusive_cycles;
+  }
+  std::vector<std::pair<uint32_t, Row>> sorted(rows.begin(), rows.end());
+  std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) {
+    return a.second.inclusive != b.second.inclusive ? a.second.inclusive > b.second.inclusive
+                                                    : a.first < b.first;
+  });
+  const double total = p.total_cycles ? static_cast<double>(p.total_cycles) : 1.0;
+  fmt::print("{}: {} cycles, {} instructions{}\n\n", p.name, p.total_cycles, p.total_instructions,
+             p.trace_truncated ? fmt::format(" (trace: calls deeper than {} aggregated)",
+                                             p.trace_depth_limit)
+                               : "");
+  fmt::print("{:>14} {:>7} {:>14} {:>7} {:>10}  {}\n", "inclusive", "[%]", "exclusive", "[%]",
+             "calls", "function");
+  for (size_t i = 0; i < sorted.size() && i < top; ++i) {
+    const auto& [frame, r] = sorted[i];
+    const profile::Frame& f = set.frames[frame];
+    fmt::print("{:>14} {:>7.2f} {:>14} {:>7.2f} {:>10}  {}{}\n", r.inclusive,
+               100.0 * static_cast<double>(r.inclusive) / total, r.exclusive,
+               100.0 * static_cast<double>(r.exclusive) / total, r.calls, f.name,
+               f.file.empty() ? "" : fmt::format("  ({}:{})", f.file, f.line));
+  }
+}
+
+void write_profile(const ProfileFlags& flags, const profile::ProfileSet& set) {
+  auto writer = profile::make_profile_writer(flags.format);
+  if (!writer) throw util::FatalError(writer.error().message, kExitUsage);
+  if (flags.out.empty()) return;
+  std::ofstream out(flags.out, std::ios::binary | std::ios::trunc);
+  (*writer)->write(set, out);
+  if (!out) throw util::FatalError(fmt::format("cannot write '{}'", flags.out));
+  fmt::print(stderr, "fathom: wrote {} profile to {}\n", flags.format, flags.out);
+}
+
+int profile_suite(const ProfileFlags& flags) {
+  if (flags.operation.empty())
+    throw util::FatalError("fathom profile on a suite needs --op OPERATION (see fathom list)",
+                           kExitUsage);
+  if (auto w = profile::make_profile_writer(flags.format); !w)
+    throw util::FatalError(w.error().message, kExitUsage);
+  const model::Suite suite = load_suite_or_throw(flags.target);
+  pipeline::RunOptions options;
+  if (!flags.configuration.empty()) options.configurations = {flags.configuration};
+  else if (!suite.configurations.empty()) options.configurations = {suite.configurations.front().name};
+  options.operations = {flags.operation};
+  if (!flags.board.empty()) options.boards = {flags.board};
+  options.runs = static_cast<uint32_t>(flags.runs);
+  options.warmup = 0;
+
+  // One tracker per image; only the first image (configuration x board) is profiled.
+  std::map<std::filesystem::path, std::unique_ptr<profile::CallTracker>> trackers;
+  std::vector<std::filesystem::path> order;
+  options.observer_for_image = [&](const std::filesystem::path& elf) -> sim::ExecutionObserver* {
+    if (!trackers.empty()) return nullptr;
+    auto image = elf::ElfImage::load(elf);
+    if (!image) return nullptr;
+    auto t = std::make_unique<profile::CallTracker>(tracker_options(*image));
+    order.push_back(elf);
+    return (trackers[elf] = std::move(t)).get();
+  };
+  const model::RunResult result = run_suite_or_throw(suite, options);
+  if (result.images.empty() || order.empty())
+    throw util::FatalError("nothing was profiled: no image was built and run");
+  const model::ImageResult& image = result.images.front();
+  const model::OperationResult* op = nullptr;
+  for (const auto& o : image.operations)
+    if (o.operation == flags.operation) op = &o;
+  // Correctness gates everything measured: no profile for an operation whose KAT failed.
+  if (!image.error.empty() || !op || !op->has_timing())
+    throw util::FatalError(fmt::format(
+        "{} on {}: no profile for {}: {}", image.configuration, image.board, flags.operation,
+        !image.error.empty() ? image.error
+        : !op               ? "the image did not report it"
+                            : (op->error.empty() ? "its known-answer test did not pass" : op->error)));
+
+  profile::ProfileSet set = trackers.begin()->second->finish();
+  auto debug = elf::DebugInfo::open(order.front());
+  if (!debug) throw util::FatalError(debug.error().message);
+  profile::symbolize(set, *debug);
+  set.source = fmt::format("{} / {} on {}", image.configuration, flags.operation, image.board);
+  set.board = image.board;
+  set.clock_hz = image.provenance.clock_hz;
+  set.timing_model = image.provenance.timing_model;
+  // The profiled operation first (what single-profile formats write), the whole run on request.
+  profile::ProfileSet out = set;
+  out.profiles.clear();
+  for (const auto& p : set.profiles)
+    if (p.name == flags.operation) out.profiles.push_back(p);
+  if (out.profiles.empty())
+    throw util::FatalError(fmt::format("{} never called the run function of {}",
+                                       image.configuration, flags.operation));
+  if (flags.whole_run) out.profiles.push_back(set.profiles.front());
+  const profile::Profile& p = out.profiles.front();
+  // The harness calls the operation once per timed run plus once to measure its stack.
+  fmt::print("{} on {}: {} executions of {} profiled ({} timed, 1 stack measurement); the "
+             "harness measured {} cycles per timed run\n",
+             image.configuration, image.board, p.nodes.empty() ? 0 : p.nodes[0].calls,
+             flags.operation, flags.runs,
+             op->cycle_samples.empty() ? 0 : op->cycle_samples.front());
+  print_summary(out, p, flags.top);
+  write_profile(flags, out);
+  return kExitOk;
+}
+
+}  // namespace
+
+void register_profile_command(CLI::App& app, CommandState& state) {
+  auto flags = std::make_shared<ProfileFlags>();
+  auto* cmd = app.add_subcommand(
+      "profile", "Where an operation's cycles go: call graph from the simulator, per function "
+                 "and source line, exported for speedscope, Perfetto, flamegraph.pl, KCachegrind");
+  cmd->add_option("target", flags->target,
+                  "Suite name or path (default: default), or a bare-metal ELF file");
+  cmd->add_option("--config", flags->configuration, "Configuration (default: the suite's first)");
+  cmd->add_option("--op", flags->operation, "Operation to profile (required for a suite)");
+  cmd->add_option("--board", flags->board, "Board (default: the suite's first)");
+  cmd->add_option("--runs", flags->runs, "Executions of the operation to sum (default 1)")
+      ->check(CLI::Range(1, 1000));
+  cmd->add_option("--format", flags->format, "speedscope, perfetto, folded or callgrind")
+      ->check(CLI::IsMember({"speedscope", "perfetto", "folded", "callgrind"}));
+  cmd->add_option("--out", flags->out, "Write the profile to this file");
+  cmd->add_flag("--whole-run", flags->whole_run,
+                "Also include the whole image run (harness, KAT) as a second profile");
+  cmd->add_option("--top", flags->top, "Functions in the printed summary (default 15)");
+  cmd->callback([flags, &state] { state.exit_code = profile_suite(*flags); });
+}
+
+}  // namespace fathom::cli

@@ -1,0 +1,229 @@
+#include "profile/call_tracker.h"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+
+namespace fathom::profile {
+namespace {
+
+constexpr sim::RegMask kLr = 1u << 14;
+
+bool is_call(const sim::Instruction& insn) {
+  return insn.cls == sim::InstrClass::kBranch && (insn.regs_written & kLr) != 0;
+}
+
+// Register and loaded branches can return; an immediate branch (B label) never does.
+bool may_return(const sim::Instruction& insn) {
+  return insn.writes_pc && insn.branch_target != sim::BranchTarget::kImmediate;
+}
+
+}  // namespace
+
+uint32_t CallTracker::Tree::node(int32_t parent, uint32_t frame) {
+  const uint64_t key = (static_cast<uint64_t>(static_cast<uint32_t>(parent)) << 32) | frame;
+  auto [it, inserted] = child_index.try_emplace(key, static_cast<uint32_t>(profile.nodes.size()));
+  if (inserted) {
+    CallNode n;
+    n.frame = frame;
+    n.parent = parent;
+    profile.nodes.push_back(n);
+    if (parent >= 0) profile.nodes[static_cast<size_t>(parent)].children.push_back(it->second);
+  }
+  return it->second;
+}
+
+CallTracker::CallTracker(TrackerOptions options) : options_(std::move(options)) {
+  entries_.insert(options_.function_entries.begin(), options_.function_entries.end());
+  whole_.profile.name = "whole run";
+  for (size_t i = 0; i < options_.spans.size(); ++i) {
+    span_by_entry_.emplace(options_.spans[i].entry & ~1u, i);
+    spans_.emplace_back();
+    spans_.back().profile.name = options_.spans[i].name;
+  }
+}
+
+uint32_t CallTracker::frame_for(uint32_t function) {
+  auto [it, inserted] = frame_index_.try_emplace(function, static_cast<uint32_t>(frames_.size()));
+  if (inserted) frames_.push_back({fmt::format("{:#010x}", function), "", 0, function});
+  return it->second;
+}
+
+void CallTracker::push(uint32_t function, uint32_t return_address, uint32_t call_address,
+                       uint32_t sp) {
+  StackFrame f;
+  f.frame = frame_for(function);
+  f.function = function;
+  f.return_address = return_address;
+  f.call_address = call_address;
+  f.caller_frame = stack_.empty() ? f.frame : stack_.back().frame;
+  f.entry_cycles = now_cycles_;
+  f.entry_instructions = now_instructions_;
+  f.whole_node = static_cast<int32_t>(
+      whole_.node(stack_.empty() ? -1 : stack_.back().whole_node, f.frame));
+  ++whole_.profile.nodes[static_cast<size_t>(f.whole_node)].calls;
+
+  if (active_span_ < 0 && !stack_.empty()) {
+    if (auto s = span_by_entry_.find(function); s != span_by_entry_.end()) {
+      active_span_ = static_cast<int32_t>(s->second);
+      span_base_ = stack_.size();
+      Tree& t = spans_[s->second];
+      tracing_ = t.profile.nodes.empty();  // trace the first execution only
+      if (tracing_) t.profile.start_cycles = now_cycles_;
+      span_start_cycles_ = t.profile.start_cycles;
+      trace_depth_limit_ = UINT32_MAX;
+      span_lowest_sp_ = sp;
+    }
+  }
+  if (active_span_ >= 0) {
+    Tree& t = spans_[static_cast<size_t>(active_span_)];
+    const int32_t parent = stack_.size() > span_base_ ? stack_.back().span_node : -1;
+    f.span_node = static_cast<int32_t>(t.node(parent, f.frame));
+    ++t.profile.nodes[static_cast<size_t>(f.span_node)].calls;
+    const auto depth = static_cast<uint32_t>(stack_.size() - span_base_);
+    if (tracing_ && depth <= trace_depth_limit_) {
+      if (t.profile.events.size() >= options_.event_limit) {
+        // Keep what is open properly nested; trace no deeper than the current depth.
+        trace_depth_limit_ = depth == 0 ? 0 : depth - 1;
+        t.profile.trace_truncated = true;
+        t.profile.trace_depth_limit = trace_depth_limit_;
+      } else {
+        f.traced = true;
+        t.profile.events.push_back({TraceEvent::Kind::kEnter, f.frame,
+                                    now_cycles_ - span_start_cycles_, initial_sp_ - sp});
+      }
+    }
+  }
+  stack_.push_back(f);
+}
+
+void CallTracker::leave(Tree& tree, const StackFrame& f, int32_t node, uint64_t cycles,
+                        uint64_t instructions) {
+  CallNode& n = tree.profile.nodes[static_cast<size_t>(node)];
+  n.inclusive_cycles += cycles;
+  n.inclusive_instructions += instructions;
+  if (f.return_address != 0) {
+    Costs& e = tree.edges[{f.caller_frame, f.frame, f.call_address}];
+    e.cycles += cycles;
+    e.instructions += instructions;
+    ++e.count;
+  }
+}
+
+void CallTracker::pop(uint32_t sp) {
+  const StackFrame f = stack_.back();
+  stack_.pop_back();
+  const uint64_t cycles = now_cycles_ - f.entry_cycles;
+  const uint64_t instructions = now_instructions_ - f.entry_instructions;
+  leave(whole_, f, f.whole_node, cycles, instructions);
+  if (active_span_ >= 0 && f.span_node >= 0) {
+    Tree& t = spans_[static_cast<size_t>(active_span_)];
+    // A span's root frame has no caller inside the span: no edge for it.
+    StackFrame g = f;
+    if (stack_.size() == span_base_) g.return_address = 0;
+    leave(t, g, f.span_node, cycles, instructions);
+    if (f.traced)
+      t.profile.events.push_back({TraceEvent::Kind::kLeave, f.frame,
+                                  now_cycles_ - span_start_cycles_, initial_sp_ - sp});
+    if (stack_.size() == span_base_) {
+      t.profile.total_cycles += cycles;
+      t.profile.total_instructions += instructions;
+      t.profile.peak_stack_bytes =
+          std::max(t.profile.peak_stack_bytes, initial_sp_ - span_lowest_sp_);
+      active_span_ = -1;
+      tracing_ = false;
+    }
+  }
+}
+
+void CallTracker::on_instruction(const sim::Instruction& insn, uint32_t pc, uint32_t next,
+                                 uint32_t cycles, bool executed, uint32_t sp) {
+  if (stack_.empty()) {
+    initial_sp_ = sp;
+    push(pc, 0, 0, sp);
+  }
+  lowest_sp_ = std::min(lowest_sp_, sp);
+  if (active_span_ >= 0) span_lowest_sp_ = std::min(span_lowest_sp_, sp);
+
+  // This instruction's cost belongs to the function on top of the shadow stack.
+  const StackFrame& top = stack_.back();
+  CallNode& wn = whole_.profile.nodes[static_cast<size_t>(top.whole_node)];
+  wn.exclusive_cycles += cycles;
+  ++wn.exclusive_instructions;
+  Costs& wa = whole_.addresses[pc];
+  wa.cycles += cycles;
+  ++wa.instructions;
+  if (active_span_ >= 0 && top.span_node >= 0) {
+    Tree& t = spans_[static_cast<size_t>(active_span_)];
+    CallNode& sn = t.profile.nodes[static_cast<size_t>(top.span_node)];
+    sn.exclusive_cycles += cycles;
+    ++sn.exclusive_instructions;
+    Costs& sa = t.addresses[pc];
+    sa.cycles += cycles;
+    ++sa.instructions;
+  }
+  now_cycles_ += cycles;
+  ++now_instructions_;
+
+  if (!executed || next == pc + insn.size_bytes) return;
+  if (is_call(insn)) {
+    push(next & ~1u, pc + insn.size_bytes, pc, sp);
+    return;
+  }
+  if (may_return(insn)) {
+    for (size_t k = stack_.size(); k-- > 1;) {
+      if (stack_[k].return_address != next) continue;
+      while (stack_.size() > k) pop(sp);
+      return;
+    }
+  }
+  if (entries_.count(next) && next != stack_.back().function && stack_.size() > 1) {
+    // Tail call: the callee returns straight to our caller.
+    const StackFrame f = stack_.back();
+    pop(sp);
+    push(next, f.return_address, f.call_address, sp);
+  }
+}
+
+ProfileSet CallTracker::finish() {
+  while (!stack_.empty()) pop(lowest_sp_);
+  ProfileSet set;
+  set.frames = frames_;
+  auto finish_tree = [&](Tree& t) {
+    Profile p = std::move(t.profile);
+    if (&t == &whole_) {
+      p.total_cycles = now_cycles_;
+      p.total_instructions = now_instructions_;
+      p.peak_stack_bytes = lowest_sp_ == UINT32_MAX ? 0 : initial_sp_ - lowest_sp_;
+    }
+    for (const auto& [address, c] : t.addresses) {
+      AddressCost a;
+      a.address = address;
+      a.cycles = c.cycles;
+      a.instructions = c.instructions;
+      p.addresses.push_back(a);
+    }
+    std::sort(p.addresses.begin(), p.addresses.end(),
+              [](const AddressCost& a, const AddressCost& b) { return a.address < b.address; });
+    for (const auto& [k, c] : t.edges) {
+      CallEdge e;
+      e.caller_frame = k.caller;
+      e.callee_frame = k.callee;
+      e.call_address = k.call_address;
+      e.inclusive_cycles = c.cycles;
+      e.inclusive_instructions = c.instructions;
+      e.calls = c.count;
+      p.edges.push_back(e);
+    }
+    std::sort(p.edges.begin(), p.edges.end(), [](const CallEdge& a, const CallEdge& b) {
+      return std::tie(a.call_address, a.callee_frame) < std::tie(b.call_address, b.callee_frame);
+    });
+    return p;
+  };
+  set.profiles.push_back(finish_tree(whole_));
+  for (auto& t : spans_)
+    if (!t.profile.nodes.empty()) set.profiles.push_back(finish_tree(t));
+  return set;
+}
+
+}  // namespace fathom::profile

@@ -1,0 +1,118 @@
+#pragma once
+// The profiler's shadow call stack: it watches every instruction the simulator charges
+// (sim::ExecutionObserver) and builds, without touching the firmware, the call tree with
+// inclusive/exclusive cycles and instructions, call counts, per-address costs, call edges and
+// (for the first execution of each profiled operation) the ordered call trace.
+//
+// How control flow is read (docs/PROFILER.md):
+//  - a call is a taken BL/BLX (it writes LR); the callee is the target, the return address the
+//    next instruction;
+//  - a return is a taken register or loaded branch (BX LR, POP {..,PC}, LDR PC, LDM with PC,
+//    BX Rn) to the return address of a frame on the shadow stack; every frame above it ends
+//    (a longjmp or an exception-free unwinding lands here too);
+//  - a tail call is any other taken branch to a function entry other than the current
+//    function's: the current frame ends and the callee takes its place, returning to the same
+//    caller;
+//  - anything else stays inside the current function.
+// Exceptions (interrupt entry/return) are not modelled: fathom's firmware takes none.
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "profile/profile.h"
+#include "sim/execution_observer.h"
+
+namespace fathom::profile {
+
+struct TrackerOptions {
+  // Function entry addresses (Thumb bit clear), to recognise tail calls and name frames.
+  std::vector<uint32_t> function_entries;
+  // Operations to profile: each call of `entry` is one execution of `name`. Calls are summed
+  // into one profile per operation; the first one is also traced.
+  struct Span {
+    std::string name;
+    uint32_t entry = 0;
+  };
+  std::vector<Span> spans;
+  // Most trace events one operation keeps; past it, deeper calls are no longer traced.
+  size_t event_limit = 1'000'000;
+};
+
+class CallTracker final : public sim::ExecutionObserver {
+ public:
+  explicit CallTracker(TrackerOptions options);
+
+  void on_instruction(const sim::Instruction& insn, uint32_t pc, uint32_t next, uint32_t cycles,
+                      bool executed, uint32_t sp) override;
+
+  // Ends every open frame and returns the profiles: "whole run" first, then one per span
+  // that ran, in `spans` order. Frames carry addresses and placeholder names
+  // (profile/symbolize.h fills in names and source positions).
+  ProfileSet finish();
+
+  uint64_t cycles() const { return now_cycles_; }
+
+ private:
+  struct Costs {
+    uint64_t cycles = 0;
+    uint64_t instructions = 0;
+    uint64_t count = 0;
+  };
+  struct Tree {  // one profile under construction
+    Profile profile;
+    std::unordered_map<uint64_t, uint32_t> child_index;  // (parent node << 32 | frame) -> node
+    std::unordered_map<uint32_t, Costs> addresses;
+    struct EdgeKey {
+      uint32_t caller, callee, call_address;
+      bool operator==(const EdgeKey&) const = default;
+    };
+    struct EdgeHash {
+      size_t operator()(const EdgeKey& k) const {
+        return (uint64_t{k.caller} * 0x9E3779B97F4A7C15ull) ^ (uint64_t{k.callee} << 20) ^
+               k.call_address;
+      }
+    };
+    std::unordered_map<EdgeKey, Costs, EdgeHash> edges;
+    uint32_t node(int32_t parent, uint32_t frame);
+  };
+  struct StackFrame {
+    uint32_t frame = 0;           // index into frames_
+    uint32_t function = 0;        // entry address
+    uint32_t return_address = 0;  // 0 for the bottom frame
+    uint32_t call_address = 0;
+    uint32_t caller_frame = 0;
+    uint64_t entry_cycles = 0;
+    uint64_t entry_instructions = 0;
+    int32_t whole_node = -1;
+    int32_t span_node = -1;
+    bool traced = false;
+  };
+
+  uint32_t frame_for(uint32_t function);
+  void push(uint32_t function, uint32_t return_address, uint32_t call_address, uint32_t sp);
+  void pop(uint32_t sp);
+  void leave(Tree& tree, const StackFrame& f, int32_t node, uint64_t cycles, uint64_t instructions);
+
+  TrackerOptions options_;
+  std::unordered_set<uint32_t> entries_;
+  std::unordered_map<uint32_t, size_t> span_by_entry_;
+  std::vector<Frame> frames_;
+  std::unordered_map<uint32_t, uint32_t> frame_index_;  // function entry -> frame
+  Tree whole_;
+  std::vector<Tree> spans_;
+  std::vector<StackFrame> stack_;
+  int32_t active_span_ = -1;
+  size_t span_base_ = 0;      // stack index of the active span's root frame
+  bool tracing_ = false;      // recording the active span's events
+  uint32_t trace_depth_limit_ = UINT32_MAX;
+  uint64_t span_start_cycles_ = 0;
+  uint64_t now_cycles_ = 0;
+  uint64_t now_instructions_ = 0;
+  uint32_t initial_sp_ = 0;
+  uint32_t lowest_sp_ = UINT32_MAX;
+  uint32_t span_lowest_sp_ = UINT32_MAX;
+};
+
+}  // namespace fathom::profile
