@@ -1,0 +1,184 @@
+// profile::CallTracker on the simulator's fixture firmware (mode 8: recursion, a tail call, a
+// call through a pointer, a function that never returns): the call tree it builds from what
+// executes, and that watching changes no count.
+#include "profile/call_tracker.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <numeric>
+
+#include "elf/elf_image.h"
+#include "sim/machine.h"
+
+namespace fathom::profile {
+namespace {
+
+constexpr uint32_t kCallsMode = 8;
+
+model::Board fixture_board() {
+  model::Board b;
+  b.name = "sim-m33-test";
+  b.core = "cortex-m33";
+  b.has_fpu = true;
+  b.has_dsp = true;
+  b.clock_hz = 128'000'000;
+  b.memory = {{"flash", model::MemoryKind::kFlash, 0x00000000u, 0x00100000u, 0},
+              {"sram", model::MemoryKind::kRam, 0x20000000u, 0x00040000u, 0}};
+  b.stack_bytes = 0x8000;
+  b.console_address = 0x40000000u;
+  return b;
+}
+
+class CallTrackerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const std::string dir = FATHOM_TEST_FIRMWARE_DIR;
+    if (dir.empty()) GTEST_SKIP() << "no Arm toolchain at configure time: no test firmware";
+    auto img = elf::ElfImage::load(dir + "/sim_fixture.elf");
+    ASSERT_TRUE(img) << img.error().message;
+    image_ = std::make_unique<elf::ElfImage>(std::move(*img));
+  }
+
+  sim::RunOutcome run(sim::HookMode mode, sim::ExecutionObserver* observer) {
+    auto m = sim::Machine::create(fixture_board(), mode);
+    EXPECT_TRUE(m);
+    EXPECT_TRUE((*m)->load(*image_));
+    const elf::Symbol* s = image_->find_symbol("fixture_mode");
+    EXPECT_NE(s, nullptr);
+    EXPECT_TRUE((*m)->write_memory(s->address, {kCallsMode, 0, 0, 0}));
+    (*m)->set_observer(observer);
+    return (*m)->run(5'000'000);
+  }
+
+  TrackerOptions options() const {
+    TrackerOptions o;
+    for (const auto& s : image_->symbols())
+      if (s.is_function) o.function_entries.push_back(s.address);
+    o.spans.push_back({"call_patterns", image_->find_symbol("call_patterns")->address});
+    return o;
+  }
+
+  uint32_t frame_of(const ProfileSet& set, const std::string& name) {
+    const uint32_t address = image_->find_symbol(name)->address;
+    for (uint32_t i = 0; i < set.frames.size(); ++i)
+      if (set.frames[i].address == address) return i;
+    ADD_FAILURE() << name << " has no frame";
+    return UINT32_MAX;
+  }
+
+  std::unique_ptr<elf::ElfImage> image_;
+};
+
+TEST_F(CallTrackerTest, WatchingChangesNoCount) {
+  for (auto mode : {sim::HookMode::kBlock, sim::HookMode::kPerInstruction}) {
+    CallTracker tracker(options());
+    const sim::RunOutcome plain = run(mode, nullptr);
+    const sim::RunOutcome watched = run(mode, &tracker);
+    EXPECT_TRUE(plain.exited);
+    EXPECT_EQ(plain.exit_code, 9);
+    EXPECT_EQ(plain.cycles, watched.cycles);
+    EXPECT_EQ(plain.instructions, watched.instructions);
+    EXPECT_EQ(plain.console, watched.console);
+  }
+}
+
+TEST_F(CallTrackerTest, TotalsAreTheRunsCountsExactly) {
+  for (auto mode : {sim::HookMode::kBlock, sim::HookMode::kPerInstruction}) {
+    CallTracker tracker(options());
+    const sim::RunOutcome out = run(mode, &tracker);
+    const ProfileSet set = tracker.finish();
+    ASSERT_EQ(set.profiles.size(), 2u);  // whole run, call_patterns
+    const Profile& whole = set.profiles[0];
+    EXPECT_EQ(whole.total_cycles, out.cycles);
+    EXPECT_EQ(whole.total_instructions, out.instructions);
+    EXPECT_EQ(whole.nodes[0].inclusive_cycles, out.cycles);
+    uint64_t exclusive = 0, address_cycles = 0;
+    for (const auto& n : whole.nodes) exclusive += n.exclusive_cycles;
+    for (const auto& a : whole.addresses) address_cycles += a.cycles;
+    EXPECT_EQ(exclusive, out.cycles);
+    EXPECT_EQ(address_cycles, out.cycles);
+    // Every node's inclusive cost is its own plus its children's.
+    for (const auto& n : whole.nodes) {
+      uint64_t children = 0;
+      for (uint32_t c : n.children) children += whole.nodes[c].inclusive_cycles;
+      EXPECT_EQ(n.inclusive_cycles, n.exclusive_cycles + children) << set.frames[n.frame].name;
+    }
+  }
+}
+
+TEST_F(CallTrackerTest, RecursionTailCallPointerCallAndNoReturn) {
+  CallTracker tracker(options());
+  run(sim::HookMode::kBlock, &tracker);
+  const ProfileSet set = tracker.finish();
+  const Profile& span = set.profiles[1];
+  ASSERT_EQ(span.name, "call_patterns");
+  const uint32_t patterns = frame_of(set, "call_patterns"), fib = frame_of(set, "fib"),
+                 leaf = frame_of(set, "leaf_add"), tail = frame_of(set, "tail_caller"),
+                 stop = frame_of(set, "stop_in_callee");
+  EXPECT_EQ(span.nodes[0].frame, patterns);
+  EXPECT_EQ(span.nodes[0].calls, 1u);
+  std::map<uint32_t, uint64_t> calls;              // frame -> calls over all paths
+  std::map<uint32_t, std::vector<uint32_t>> parents;  // frame -> parent frames
+  uint32_t deepest_fib = 0;
+  for (const auto& n : span.nodes) {
+    calls[n.frame] += n.calls;
+    if (n.parent >= 0) parents[n.frame].push_back(span.nodes[static_cast<size_t>(n.parent)].frame);
+    if (n.frame == fib) {
+      uint32_t depth = 0;
+      for (int32_t a = n.parent; a >= 0; a = span.nodes[static_cast<size_t>(a)].parent) ++depth;
+      deepest_fib = std::max(deepest_fib, depth);
+    }
+  }
+  EXPECT_EQ(calls[fib], 177u);  // fib(10) makes 2 * F(11) - 1 calls
+  EXPECT_EQ(deepest_fib, 10u);  // fib(1) under fib(2..10) under call_patterns
+  // The tail call: leaf_add returns straight to call_patterns, so it sits under it — twice,
+  // once through tail_caller's branch and once through the pointer.
+  EXPECT_EQ(calls[tail], 1u);
+  EXPECT_EQ(calls[leaf], 2u);
+  EXPECT_EQ(parents[leaf], std::vector<uint32_t>{patterns});
+  // stop_in_callee never returned; the run ended inside it and it still has its costs.
+  EXPECT_EQ(calls[stop], 1u);
+  // The trace of the first execution nests and spans the whole profile.
+  ASSERT_FALSE(span.events.empty());
+  std::vector<uint32_t> open;
+  uint64_t last = 0;
+  for (const auto& e : span.events) {
+    EXPECT_GE(e.at_cycles, last);
+    last = e.at_cycles;
+    if (e.kind == TraceEvent::Kind::kEnter) {
+      open.push_back(e.frame);
+    } else {
+      ASSERT_FALSE(open.empty());
+      EXPECT_EQ(open.back(), e.frame);
+      open.pop_back();
+    }
+  }
+  EXPECT_TRUE(open.empty());
+  EXPECT_EQ(span.events.back().at_cycles, span.total_cycles);
+}
+
+TEST_F(CallTrackerTest, ALowEventLimitTruncatesTheTraceButKeepsItNested) {
+  TrackerOptions o = options();
+  o.event_limit = 10;
+  CallTracker tracker(o);
+  run(sim::HookMode::kBlock, &tracker);
+  const ProfileSet set = tracker.finish();
+  const Profile& span = set.profiles[1];
+  EXPECT_TRUE(span.trace_truncated);
+  EXPECT_LE(span.events.size(), 2 * o.event_limit);
+  int depth = 0;
+  for (const auto& e : span.events) {
+    depth += e.kind == TraceEvent::Kind::kEnter ? 1 : -1;
+    EXPECT_GE(depth, 0);
+  }
+  EXPECT_EQ(depth, 0);
+  // The call tree itself is complete regardless.
+  uint64_t fib_calls = 0;
+  for (const auto& n : span.nodes)
+    if (set.frames[n.frame].address == image_->find_symbol("fib")->address) fib_calls += n.calls;
+  EXPECT_EQ(fib_calls, 177u);
+}
+
+}  // namespace
+}  // namespace fathom::profile
