@@ -18,5 +18,6 @@ void register_history_command(CLI::App& app, CommandState& state);
 void register_baseline_command(CLI::App& app, CommandState& state);
 void register_size_command(CLI::App& app, CommandState& state);
 void register_profile_command(CLI::App& app, CommandState& state);
+void register_compare_command(CLI::App& app, CommandState& state);
 
 }  // namespace fathom::cli

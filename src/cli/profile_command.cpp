@@ -1,4 +1,5 @@
 #include <fmt/core.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -17,6 +18,8 @@
 #include "profile/call_tracker.h"
 #include "profile/export/profile_writer.h"
 #include "profile/symbolize.h"
+#include "sim/machine.h"
+#include "suite/board_loader.h"
 #include "util/error.h"
 
 namespace fathom::cli {
@@ -32,6 +35,8 @@ struct ProfileFlags {
   int64_t runs = 1;
   bool whole_run = false;
   size_t top = 15;
+  std::string function;
+  uint64_t cycle_budget = 10'000'000'000ull;
 };
 
 profile::TrackerOptions tracker_options(const elf::ElfImage& image) {
@@ -162,6 +167,71 @@ int profile_suite(const ProfileFlags& flags) {
   return kExitOk;
 }
 
+bool is_elf_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  char magic[4] = {};
+  return in.read(magic, 4) && magic[0] == 0x7f && magic[1] == 'E' && magic[2] == 'L' &&
+         magic[3] == 'F';
+}
+
+// A bare-metal ELF that is not a fathom image: its console is semihosting (newlib rdimon).
+int profile_elf(const ProfileFlags& flags) {
+  if (auto w = profile::make_profile_writer(flags.format); !w)
+    throw util::FatalError(w.error().message, kExitUsage);
+  const std::string board_name = flags.board.empty() ? "sim-m4" : flags.board;
+  auto board = suite::load_board(repository_root() / "firmware" / "boards", board_name);
+  if (!board) throw util::FatalError(board.error().message, kExitUsage);
+  auto image = elf::ElfImage::load(flags.target);
+  if (!image) throw util::FatalError(image.error().message, kExitUsage);
+  profile::TrackerOptions options = tracker_options(*image);
+  if (!flags.function.empty()) {
+    const elf::Symbol* s = image->find_symbol(flags.function);
+    if (!s || !s->is_function)
+      throw util::FatalError(fmt::format("'{}' has no function named '{}'", flags.target,
+                                         flags.function),
+                             kExitUsage);
+    options.spans.push_back({flags.function, s->address});
+  }
+  auto machine = sim::Machine::create(*board);
+  if (!machine) throw util::FatalError(machine.error().message);
+  if (auto r = (*machine)->load(*image); !r) throw util::FatalError(r.error().message, kExitUsage);
+  profile::CallTracker tracker(options);
+  (*machine)->set_observer(&tracker);
+  const sim::RunOutcome outcome = (*machine)->run(flags.cycle_budget);
+  std::cout << outcome.console;
+  if (!outcome.console.empty() && outcome.console.back() != '\n') std::cout << '\n';
+  profile::ProfileSet set = tracker.finish();
+  auto debug = elf::DebugInfo::open(flags.target);
+  if (!debug) throw util::FatalError(debug.error().message);
+  profile::symbolize(set, *debug);
+  set.source = flags.target;
+  set.board = board->name;
+  set.clock_hz = board->clock_hz;
+  set.timing_model = (*machine)->timing_model_name();
+  fmt::print("{} on {} ({}): {} cycles, {} instructions, exit code {}, peak stack {} bytes "
+             "(deepest SP at block starts)\n",
+             flags.target, board->name, set.timing_model, outcome.cycles, outcome.instructions,
+             outcome.exited ? std::to_string(outcome.exit_code) : "none", set.profiles[0].peak_stack_bytes);
+  if (outcome.fault)
+    fmt::print("stopped by a fault: {} at {:#010x} ({}): {}\n", outcome.fault->kind,
+               outcome.fault->pc, outcome.fault->function, outcome.fault->detail);
+  // With --function, its executions come first (what single-profile formats write).
+  if (!flags.function.empty()) {
+    if (set.profiles.size() < 2)
+      fmt::print("{} was never called\n", flags.function);
+    else {
+      std::rotate(set.profiles.begin(), set.profiles.begin() + 1, set.profiles.end());
+      const profile::Profile& f = set.profiles.front();
+      fmt::print("{}: {} calls, cycles per call: {}\n", flags.function, f.execution_cycles.size(),
+                 fmt::join(f.execution_cycles, ", "));
+    }
+  }
+  fmt::print("\n");
+  print_summary(set, set.profiles.front(), flags.top);
+  write_profile(flags, set);
+  return outcome.fault ? kExitFailure : kExitOk;
+}
+
 }  // namespace
 
 void register_profile_command(CLI::App& app, CommandState& state) {
@@ -182,7 +252,12 @@ void register_profile_command(CLI::App& app, CommandState& state) {
   cmd->add_flag("--whole-run", flags->whole_run,
                 "Also include the whole image run (harness, KAT) as a second profile");
   cmd->add_option("--top", flags->top, "Functions in the printed summary (default 15)");
-  cmd->callback([flags, &state] { state.exit_code = profile_suite(*flags); });
+  cmd->add_option("--function", flags->function,
+                  "ELF mode: also report each call of this function (e.g. benchmark)");
+  cmd->add_option("--budget", flags->cycle_budget, "ELF mode: stop after this many cycles");
+  cmd->callback([flags, &state] {
+    state.exit_code = is_elf_file(flags->target) ? profile_elf(*flags) : profile_suite(*flags);
+  });
 }
 
 }  // namespace fathom::cli

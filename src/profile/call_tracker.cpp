@@ -128,6 +128,7 @@ void CallTracker::pop(uint32_t sp) {
     if (stack_.size() == span_base_) {
       t.profile.total_cycles += cycles;
       t.profile.total_instructions += instructions;
+      t.profile.execution_cycles.push_back(cycles);
       t.profile.peak_stack_bytes =
           std::max(t.profile.peak_stack_bytes, initial_sp_ - span_lowest_sp_);
       active_span_ = -1;

@@ -78,6 +78,7 @@ struct Profile {
   bool trace_truncated = false;
   uint32_t trace_depth_limit = 0;
   uint32_t peak_stack_bytes = 0;  // deepest SP seen in the span, in bytes below the initial SP
+  std::vector<uint64_t> execution_cycles;  // inclusive cycles of each execution of the span
 };
 
 struct ProfileSet {

@@ -142,6 +142,22 @@ util::Result<void> Machine::load(const elf::ElfImage& image) {
       return util::fail(fmt::format("cannot write segment at {:#010x}", seg.load_address));
   }
   image_ = &image;
+  const model::MemoryRegion* ram = nullptr;
+  for (const auto& r : board_.memory)
+    if (r.kind == model::MemoryKind::kRam && !ram) ram = &r;
+  std::optional<uint32_t> end_address;
+  if (const auto* s = image.find_symbol("__end__")) end_address = s->address;
+  else if (const auto* s = image.find_symbol("end")) end_address = s->address;
+  semihosting_.emplace(
+      [this](uint32_t a, void* out, size_t n) {
+        return in_board_memory(a, n, false) && uc_mem_read(uc_, a, out, n) == UC_ERR_OK;
+      },
+      [this](uint32_t a, const void* data, size_t n) {
+        return in_board_memory(a, n, true) && uc_mem_write(uc_, a, data, n) == UC_ERR_OK;
+      },
+      ram ? semihosting_heap_info(ram->origin, ram->length_bytes, board_.stack_bytes, end_address)
+          : SemihostingHeapInfo{},
+      board_.clock_hz);
   blocks_.clear();
   block_cache_.fill(nullptr);
   if (mode_ == HookMode::kBlock) install_operand_hooks(image);
@@ -566,8 +582,46 @@ bool Machine::on_unmapped(uc_engine* uc, uc_mem_type type, uint64_t address, int
   return false;
 }
 
+bool Machine::in_board_memory(uint32_t address, size_t length, bool ram_only) const {
+  for (const auto& r : board_.memory)
+    if ((!ram_only || r.kind == model::MemoryKind::kRam) && address >= r.origin &&
+        uint64_t{address} + length <= uint64_t{r.origin} + r.length_bytes)
+      return true;
+  return false;
+}
+
+bool Machine::serve_semihosting(uint32_t pc) {
+  uint16_t insn = 0;
+  if (!semihosting_ || uc_mem_read(uc_, pc, &insn, 2) != UC_ERR_OK ||
+      insn != Semihosting::kTrapInstruction)
+    return false;
+  uint32_t r0 = 0, r1 = 0;
+  uc_reg_read(uc_, UC_ARM_REG_R0, &r0);
+  uc_reg_read(uc_, UC_ARM_REG_R1, &r1);
+  const SemihostingResult r = semihosting_->call(r0, r1, outcome_.cycles);
+  if (!r.error.empty()) {
+    stop_with_fault("semihosting", pc, r.error);
+  } else if (r.exit) {
+    outcome_.exited = true;
+    outcome_.exit_code = r.exit_code;
+    stop_pc_ = pc;
+    stopping_ = true;
+    uc_emu_stop(uc_);
+  } else {
+    // Resume after the 2-byte BKPT. Unicorn's PC write takes bit 0 as the Thumb state: without
+    // it the M-profile core is in ARM state and the next fetch fails (UC_ERR_INSN_INVALID).
+    const uint32_t next = (pc + 2) | 1u;
+    uc_reg_write(uc_, UC_ARM_REG_R0, &r.r0);
+    uc_reg_write(uc_, UC_ARM_REG_PC, &next);
+  }
+  return true;
+}
+
 void Machine::on_interrupt(uc_engine*, uint32_t intno, void* self_ptr) {
   auto* self = static_cast<Machine*>(self_ptr);
+  // Unicorn 2.0.1 raises every Thumb BKPT, 0xAB included, as EXCP_BKPT (7) with PC at the
+  // BKPT; it never raises EXCP_SEMIHOST (16) for M-profile.
+  if (intno == 7 && self->serve_semihosting(self->read_pc())) return;
   self->stop_with_fault(exception_name(intno), self->executing_pc(),
                         fmt::format("the CPU raised exception {} (the firmware would take a "
                                     "fault handler here)",
@@ -641,6 +695,14 @@ RunOutcome Machine::run(uint64_t cycle_budget) {
   // Back to the reset state: an earlier run leaves registers, DWT/DEMCR settings and the timing
   // model's pipeline state behind, and they would change this run's counts.
   uc_context_restore(uc_, reset_context_);
+  if (semihosting_) semihosting_->reset();
+  // Restore the image's writable segments: newlib's rdimon crt0 does not copy .data from flash
+  // (a debugger loads it straight to RAM), so without this a second run starts from the first
+  // run's .data. Harness firmware copies .data itself and is unaffected.
+  if (image_)
+    for (const auto& seg : image_->segments())
+      if (!seg.data.empty() && in_board_memory(seg.load_address, seg.data.size(), true))
+        uc_mem_write(uc_, seg.load_address, seg.data.data(), seg.data.size());
   scs_ = SystemControl(cpuid_);
   if (auto fresh = timing::make_timing_model(board_)) timing_ = std::move(*fresh);
   const model::MemoryRegion* flash = board_.flash();
@@ -657,6 +719,7 @@ RunOutcome Machine::run(uint64_t cycle_budget) {
   const uc_err err = uc_emu_start(uc_, vectors[1] | 1u, flash->origin, 0, 0);
   outcome_.host_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (semihosting_) outcome_.console += semihosting_->console();
   // The instruction the run stopped at (the EXIT write, a faulting access) counts.
   if (current_) {
     charge(*current_, current_pc_, current_pc_ + current_->size_bytes, true);

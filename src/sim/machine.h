@@ -24,6 +24,7 @@
 #include "sim/instruction.h"
 #include "sim/instruction_decoder.h"
 #include "sim/it_block.h"
+#include "sim/semihosting.h"
 #include "sim/system_control.h"
 #include "sim/timing/core_timing_model.h"
 #include "util/error.h"
@@ -161,6 +162,11 @@ class Machine {
   // Whether failing its IT condition changes what `insn` costs (see `charge`).
   static bool skip_changes_cost(const Instruction& insn);
   void stop_with_fault(std::string kind, uint32_t pc, std::string detail);
+  // Serves a BKPT 0xAB semihosting call at `pc`; false if the BKPT is not a semihosting trap.
+  bool serve_semihosting(uint32_t pc);
+  // True if [`address`, `address` + `length`) lies in one board memory region (RAM only when
+  // `ram_only`): the semihosting callbacks must not reach MMIO or let the guest write flash.
+  bool in_board_memory(uint32_t address, size_t length, bool ram_only) const;
 
   model::Board board_;
   uc_engine* uc_;
@@ -170,6 +176,7 @@ class Machine {
   uint32_t cpuid_ = 0;                    // SCB->CPUID, for resetting `scs_`
   uc_context* reset_context_ = nullptr;   // CPU registers as created, restored by `run`
   const elf::ElfImage* image_ = nullptr;
+  std::optional<Semihosting> semihosting_;  // set by `load`
 
   // Decoded instructions: per memory region a table indexed by (address - origin) / 2 that
   // points into `instructions_`, which stores them densely in decode order (a deque, so the

@@ -1,11 +1,11 @@
 #include "sim/semihosting.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <string_view>
 #include <utility>
-
-#include <fmt/format.h>
 
 namespace fathom::sim {
 namespace {
@@ -54,15 +54,14 @@ SemihostingHeapInfo semihosting_heap_info(uint32_t ram_origin, uint32_t ram_leng
                                           std::optional<uint32_t> end_address) {
   const uint64_t ram_end = uint64_t{ram_origin} + ram_length_bytes;
   SemihostingHeapInfo info;
-  info.stack_base_address = align_down_8(static_cast<uint32_t>(std::min<uint64_t>(
-      ram_end, 0xFFFFFFF8u)));
-  info.stack_limit_address =
-      std::max(ram_origin, info.stack_base_address - std::min(stack_bytes,
-                                                              info.stack_base_address));
+  info.stack_base_address =
+      align_down_8(static_cast<uint32_t>(std::min<uint64_t>(ram_end, 0xFFFFFFF8u)));
+  info.stack_limit_address = std::max(
+      ram_origin, info.stack_base_address - std::min(stack_bytes, info.stack_base_address));
   uint32_t heap_base = ram_origin;
   if (end_address && *end_address >= ram_origin && *end_address < ram_end)
-    heap_base = static_cast<uint32_t>(std::min<uint64_t>((uint64_t{*end_address} + 7) & ~7ull,
-                                                         info.stack_limit_address));
+    heap_base = static_cast<uint32_t>(
+        std::min<uint64_t>((uint64_t{*end_address} + 7) & ~7ull, info.stack_limit_address));
   info.heap_base_address = std::min(heap_base, info.stack_limit_address);
   info.heap_limit_address = info.stack_limit_address;
   return info;
@@ -70,7 +69,9 @@ SemihostingHeapInfo semihosting_heap_info(uint32_t ram_origin, uint32_t ram_leng
 
 Semihosting::Semihosting(GuestRead read, GuestWrite write, SemihostingHeapInfo heap_info,
                          uint64_t clock_hz)
-    : read_(std::move(read)), write_(std::move(write)), heap_info_(heap_info),
+    : read_(std::move(read)),
+      write_(std::move(write)),
+      heap_info_(heap_info),
       clock_hz_(clock_hz) {}
 
 void Semihosting::reset() {
@@ -81,30 +82,44 @@ void Semihosting::reset() {
 
 SemihostingResult Semihosting::call(uint32_t operation, uint32_t parameter, uint64_t now_cycles) {
   switch (operation) {
-    case kSysOpen: return open(parameter);
-    case kSysClose: return close(parameter);
+    case kSysOpen:
+      return open(parameter);
+    case kSysClose:
+      return close(parameter);
     case kSysWritec: {
       char c = 0;
       if (!read_(parameter, &c, 1)) return bad_access("SYS_WRITEC", "character", parameter, 1);
       console_.push_back(c);
       return returning(0);
     }
-    case kSysWrite0: return write0(parameter);
-    case kSysWrite: return write(parameter);
-    case kSysRead: return read(parameter);
-    case kSysIstty: return istty(parameter);
-    case kSysSeek: return seek(parameter);
-    case kSysFlen: return flen(parameter);
+    case kSysWrite0:
+      return write0(parameter);
+    case kSysWrite:
+      return write(parameter);
+    case kSysRead:
+      return read(parameter);
+    case kSysIstty:
+      return istty(parameter);
+    case kSysSeek:
+      return seek(parameter);
+    case kSysFlen:
+      return flen(parameter);
     case kSysClock:
       if (clock_hz_ == 0) return returning(kMinusOne);
       return returning(static_cast<uint32_t>(now_cycles / clock_hz_ * 100 +
                                              now_cycles % clock_hz_ * 100 / clock_hz_));
-    case kSysTime: return returning(0);
-    case kSysErrno: return returning(errno_);
-    case kSysGetCmdline: return get_cmdline(parameter);
-    case kSysHeapinfo: return heapinfo(parameter);
-    case kSysExit: return exit(parameter, false);
-    case kSysExitExtended: return exit(parameter, true);
+    case kSysTime:
+      return returning(0);
+    case kSysErrno:
+      return returning(errno_);
+    case kSysGetCmdline:
+      return get_cmdline(parameter);
+    case kSysHeapinfo:
+      return heapinfo(parameter);
+    case kSysExit:
+      return exit(parameter, false);
+    case kSysExitExtended:
+      return exit(parameter, true);
     default: {
       SemihostingResult r;
       r.error = fmt::format("unsupported semihosting operation {:#04x} (parameter {:#010x})",
@@ -207,8 +222,7 @@ SemihostingResult Semihosting::read(uint32_t block) {
   uint32_t args[3];  // handle, buffer address, length
   if (!read_words(block, args, 3)) return bad_access("SYS_READ", "parameter block", block, 12);
   OpenFile* f = file(args[0]);
-  if (!f || f->kind == FileKind::kStdout || f->kind == FileKind::kStderr)
-    return failure(kEbadf);
+  if (!f || f->kind == FileKind::kStdout || f->kind == FileKind::kStderr) return failure(kEbadf);
   if (f->kind == FileKind::kStdin) return returning(args[2]);  // end of file
   const uint32_t left = static_cast<uint32_t>(kFeatureFile.size()) - f->position_bytes;
   const uint32_t n = std::min(args[2], left);
@@ -243,8 +257,7 @@ SemihostingResult Semihosting::flen(uint32_t block) {
   if (!read_words(block, &handle, 1)) return bad_access("SYS_FLEN", "parameter block", block, 4);
   const OpenFile* f = file(handle);
   if (!f) return failure(kEbadf);
-  return returning(f->kind == FileKind::kFeatures ? static_cast<uint32_t>(kFeatureFile.size())
-                                                  : 0);
+  return returning(f->kind == FileKind::kFeatures ? static_cast<uint32_t>(kFeatureFile.size()) : 0);
 }
 
 SemihostingResult Semihosting::get_cmdline(uint32_t block) {
@@ -280,8 +293,8 @@ SemihostingResult Semihosting::exit(uint32_t parameter, bool extended) {
   if (extended || reason < kFirstStoppedReason || reason > kLastStoppedReason) {
     uint32_t args[2];  // reason, subcode
     if (!read_words(parameter, args, 2))
-      return bad_access(extended ? "SYS_EXIT_EXTENDED" : "SYS_EXIT", "parameter block",
-                        parameter, 8);
+      return bad_access(extended ? "SYS_EXIT_EXTENDED" : "SYS_EXIT", "parameter block", parameter,
+                        8);
     reason = args[0];
     subcode = args[1];
   }

@@ -49,11 +49,11 @@ SemihostingHeapInfo semihosting_heap_info(uint32_t ram_origin, uint32_t ram_leng
 
 // The outcome of one semihosting call.
 struct SemihostingResult {
-  uint32_t r0 = 0;       // the value to put in r0 before resuming after the BKPT
-  bool exit = false;     // SYS_EXIT / SYS_EXIT_EXTENDED: the program ended; do not resume
-  int exit_code = 0;     // when `exit`: the status (0 for a normal ApplicationExit)
-  std::string error;     // non-empty: the call could not be served (unknown operation, a guest
-                         // pointer outside memory); stop the machine with this as the fault
+  uint32_t r0 = 0;    // the value to put in r0 before resuming after the BKPT
+  bool exit = false;  // SYS_EXIT / SYS_EXIT_EXTENDED: the program ended; do not resume
+  int exit_code = 0;  // when `exit`: the status (0 for a normal ApplicationExit)
+  std::string error;  // non-empty: the call could not be served (unknown operation, a guest
+                      // pointer outside memory); stop the machine with this as the fault
 };
 
 class Semihosting {

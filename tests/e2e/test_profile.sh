@@ -73,4 +73,16 @@ expect_err "no profile for sha256_64"
 [ ! -e "$WORK/broken.folded" ] || fail "a profile was written for a failed KAT"
 expect_exit 2 "$FATHOM" profile --config mbedtls --format folded
 expect_err "--op"
+# A plain newlib rdimon ELF not built by fathom (tests/fixtures/firmware/rdimon_fixture.c):
+# semihosting console, each call of benchmark(), its call graph.
+RDIMON="$(dirname "$FATHOM")/tests/fixtures/firmware/rdimon_fixture.elf"
+if [ -f "$RDIMON" ]; then
+  expect_exit 0 "$FATHOM" profile "$RDIMON" --function benchmark --format folded \
+    --out "$WORK/rdimon.folded"
+  grep -q "rdimon fixture: total=" "$WORK/out" || fail "semihosting console output missing"
+  grep -q "benchmark: 3 calls" "$WORK/out" || fail "per-call cycles of benchmark missing"
+  grep -q "benchmark;fib " "$WORK/rdimon.folded" || fail "fib not under benchmark"
+  expect_exit 2 "$FATHOM" profile "$RDIMON" --function no_such_function
+  expect_err "no_such_function"
+fi
 echo PASS

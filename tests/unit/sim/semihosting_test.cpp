@@ -3,11 +3,11 @@
 // on guest pointers.
 #include "sim/semihosting.h"
 
+#include <gtest/gtest.h>
+
 #include <cstring>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 namespace fathom::sim {
 namespace {
@@ -37,7 +37,9 @@ struct FakeMemory {
   }
 };
 
-SemihostingHeapInfo test_heap_info() { return {0x20001000u, 0x20038000u, 0x20040000u, 0x20038000u}; }
+SemihostingHeapInfo test_heap_info() {
+  return {0x20001000u, 0x20038000u, 0x20040000u, 0x20038000u};
+}
 
 class SemihostingTest : public ::testing::Test {
  protected:
@@ -133,7 +135,7 @@ TEST_F(SemihostingTest, OpenTtOpensStdinStdoutAndStderr) {
 
 TEST_F(SemihostingTest, OpenOfAnyOtherPathFails) {
   EXPECT_EQ(open("/etc/passwd", 0).r0, kMinusOne);
-  EXPECT_EQ(errno_value(), 2u);  // ENOENT
+  EXPECT_EQ(errno_value(), 2u);              // ENOENT
   EXPECT_EQ(open(":tt", 12).r0, kMinusOne);  // no such mode
 }
 

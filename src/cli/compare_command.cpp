@@ -1,0 +1,285 @@
+// `fathom compare A B`: two stored runs side by side, and the CI regression gate.
+#include <fmt/core.h>
+
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "cli/cli.h"
+#include "cli/commands.h"
+#include "cli/history_database.h"
+#include "compare/comparison.h"
+#include "history/run_store.h"
+#include "util/error.h"
+
+namespace fathom::cli {
+namespace {
+
+struct CompareFlags {
+  std::vector<std::string> runs;  // A and B, or only B with --baseline
+  std::string baseline;
+  double threshold_percent = 0.5;
+  std::vector<std::string> fail_above;
+  std::string format = "table";
+  std::string markdown_out;
+  std::string db;
+};
+
+// One side of the comparison, loaded from the history.
+struct Side {
+  history::RunSummary summary;
+  model::RunResult run;
+  std::string description;  // "run 3 'nightly' (2024-05-01T12:00:00Z, git 0123abcd4567)"
+};
+
+[[noreturn]] void throw_error(const util::Error& error) {
+  throw util::FatalError(error.message, error.is_usage ? kExitUsage : kExitFailure);
+}
+
+// `text` is a run id, a run name, "latest", a baseline name, or "baseline:NAME".
+Side load_side(history::RunStore& store, const std::string& text) {
+  constexpr std::string_view kBaselinePrefix = "baseline:";
+  auto id = text.rfind(kBaselinePrefix, 0) == 0
+                ? store.baseline(text.substr(kBaselinePrefix.size()))
+                : store.find(text);
+  if (!id) throw_error(id.error());
+  auto summary = store.summary(*id);
+  if (!summary) throw_error(summary.error());
+  auto run = store.load(*id);
+  if (!run) throw_error(run.error());
+  Side side{*summary, std::move(*run), ""};
+  side.description = fmt::format("run {}", side.summary.id);
+  if (!side.summary.name.empty()) side.description += fmt::format(" '{}'", side.summary.name);
+  side.description += fmt::format(" ({}", side.summary.timestamp_utc);
+  if (side.summary.git_revision)
+    side.description += fmt::format(", git {}{}", side.summary.git_revision->substr(0, 12),
+                                    side.summary.git_dirty ? "+" : "");
+  side.description += ")";
+  return side;
+}
+
+std::string number_text(const std::optional<double>& value) {
+  return value ? fmt::format("{:.0f}", *value) : "-";
+}
+std::string ratio_text(const compare::MetricComparison& m) {
+  return m.ratio ? fmt::format("{:.3f}", *m.ratio) : "-";
+}
+std::string percent_text(const compare::MetricComparison& m) {
+  return m.delta_percent ? fmt::format("{:+.2f}%", *m.delta_percent) : "-";
+}
+std::string verdict_text(const compare::MetricComparison& m) {
+  return std::string(compare::verdict_name(m.verdict, m.metric));
+}
+
+std::string image_title(const compare::ImageComparison& image) {
+  const std::string a = image.configuration_a.empty()
+                            ? "(none)"
+                            : image.configuration_a + " on " + image.board_a;
+  const std::string b = image.configuration_b.empty()
+                            ? "(none)"
+                            : image.configuration_b + " on " + image.board_b;
+  return a == b ? a : a + " vs " + b;
+}
+
+std::string rules_text(const std::vector<compare::GateRule>& rules) {
+  std::string out;
+  for (const auto& rule : rules)
+    out += fmt::format("{}{}% {}", out.empty() ? "" : ", ", rule.percent,
+                       compare::metric_name(rule.metric));
+  return out;
+}
+
+// The closing line of both formats.
+std::string summary_line(const compare::Comparison& comparison, size_t regression_count) {
+  if (comparison.options.fail_above.empty()) return "no --fail-above gate given";
+  return fmt::format("{} regressions above {}", regression_count,
+                     rules_text(comparison.options.fail_above));
+}
+
+void print_table(const Side& a, const Side& b, const compare::Comparison& comparison,
+                 size_t regression_count) {
+  fmt::print("A: {}\nB: {}\nnoise threshold: {}%\n", a.description, b.description,
+             comparison.options.threshold_percent);
+  constexpr std::string_view kRow =
+      "{:<24}  {:>12}  {:>12}  {:>7}  {:>9}  {:<12}  {:>8}  {:>8}  {:<12}  {:>8}  {:>8}  {:<12}\n";
+  for (const auto& image : comparison.images) {
+    fmt::print("\n{}  (flash bytes: {} -> {}, {})\n", image_title(image),
+               number_text(image.flash.a), number_text(image.flash.b), verdict_text(image.flash));
+    fmt::print(fmt::runtime(kRow), "operation", "A cycles", "B cycles", "ratio", "delta", "verdict",
+               "A stack", "B stack", "stack", "A heap", "B heap", "heap");
+    for (const auto& op : image.operations) {
+      const auto& c = *op.find(compare::Metric::kCycles);
+      const auto& s = *op.find(compare::Metric::kStack);
+      const auto& h = *op.find(compare::Metric::kHeap);
+      fmt::print(fmt::runtime(kRow), op.operation, number_text(c.a), number_text(c.b),
+                 ratio_text(c), percent_text(c), verdict_text(c), number_text(s.a),
+                 number_text(s.b), verdict_text(s), number_text(h.a), number_text(h.b),
+                 verdict_text(h));
+    }
+  }
+  fmt::print("\n{}\n", summary_line(comparison, regression_count));
+}
+
+std::string markdown(const Side& a, const Side& b, const compare::Comparison& comparison,
+                     const std::vector<compare::Regression>& found) {
+  std::string out = "## fathom compare\n\n";
+  out += fmt::format("- **A:** {}\n- **B:** {}\n- noise threshold: {}%\n", a.description,
+                     b.description, comparison.options.threshold_percent);
+  for (const auto& image : comparison.images) {
+    out += fmt::format("\n### {}\n\nflash bytes: {} → {} ({})\n\n", image_title(image),
+                       number_text(image.flash.a), number_text(image.flash.b),
+                       verdict_text(image.flash));
+    out += "| operation | A cycles | B cycles | ratio | delta | verdict | A stack | B stack | "
+           "stack | A heap | B heap | heap |\n";
+    out += "|---|--:|--:|--:|--:|---|--:|--:|---|--:|--:|---|\n";
+    for (const auto& op : image.operations) {
+      const auto& c = *op.find(compare::Metric::kCycles);
+      const auto& s = *op.find(compare::Metric::kStack);
+      const auto& h = *op.find(compare::Metric::kHeap);
+      out += fmt::format("| `{}` | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+                         op.operation, number_text(c.a), number_text(c.b), ratio_text(c),
+                         percent_text(c), verdict_text(c), number_text(s.a), number_text(s.b),
+                         verdict_text(s), number_text(h.a), number_text(h.b), verdict_text(h));
+    }
+  }
+  out += "\n**" + summary_line(comparison, found.size()) + "**\n";
+  for (const auto& r : found)
+    out += fmt::format("- `{}` {} on {}: {} {} → {} ({})\n",
+                       r.operation.empty() ? "(image)" : r.operation, r.configuration, r.board,
+                       compare::metric_name(r.comparison.metric), number_text(r.comparison.a),
+                       number_text(r.comparison.b), percent_text(r.comparison));
+  return out;
+}
+
+nlohmann::ordered_json metric_json(const compare::MetricComparison& m) {
+  auto opt = [](const std::optional<double>& v) {
+    return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
+  };
+  nlohmann::ordered_json out;
+  out["a"] = opt(m.a);
+  out["b"] = opt(m.b);
+  out["delta"] = opt(m.delta);
+  out["ratio"] = opt(m.ratio);
+  out["delta_percent"] = opt(m.delta_percent);
+  out["threshold_percent"] = m.threshold_percent;
+  out["verdict"] = verdict_text(m);
+  return out;
+}
+
+nlohmann::ordered_json side_json(const Side& side) {
+  nlohmann::ordered_json out;
+  out["run"] = side.summary.id;
+  out["name"] = side.summary.name;
+  out["date"] = side.summary.timestamp_utc;
+  out["git_revision"] =
+      side.summary.git_revision ? nlohmann::ordered_json(*side.summary.git_revision) : nullptr;
+  out["git_dirty"] = side.summary.git_dirty;
+  return out;
+}
+
+std::string json(const Side& a, const Side& b, const compare::Comparison& comparison,
+                 const std::vector<compare::Regression>& found) {
+  nlohmann::ordered_json out;
+  out["schema_version"] = 1;
+  out["a"] = side_json(a);
+  out["b"] = side_json(b);
+  out["threshold_percent"] = comparison.options.threshold_percent;
+  out["images"] = nlohmann::ordered_json::array();
+  for (const auto& image : comparison.images) {
+    nlohmann::ordered_json i;
+    i["configuration_a"] = image.configuration_a;
+    i["configuration_b"] = image.configuration_b;
+    i["board_a"] = image.board_a;
+    i["board_b"] = image.board_b;
+    i["flash"] = metric_json(image.flash);
+    i["operations"] = nlohmann::ordered_json::array();
+    for (const auto& op : image.operations) {
+      nlohmann::ordered_json o;
+      o["operation"] = op.operation;
+      for (const auto& m : op.metrics)
+        o[std::string(compare::metric_name(m.metric))] = metric_json(m);
+      i["operations"].push_back(std::move(o));
+    }
+    out["images"].push_back(std::move(i));
+  }
+  out["regressions"] = nlohmann::ordered_json::array();
+  for (const auto& r : found) {
+    nlohmann::ordered_json j;
+    j["configuration"] = r.configuration;
+    j["board"] = r.board;
+    j["operation"] = r.operation;
+    j["metric"] = compare::metric_name(r.rule.metric);
+    j["fail_above_percent"] = r.rule.percent;
+    j["comparison"] = metric_json(r.comparison);
+    out["regressions"].push_back(std::move(j));
+  }
+  return out.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+}
+
+int compare_command(const CompareFlags& flags) {
+  compare::CompareOptions options;
+  options.threshold_percent = flags.threshold_percent;
+  for (const auto& text : flags.fail_above) {
+    auto rule = compare::parse_gate_rule(text);
+    if (!rule) throw_error(rule.error());
+    options.fail_above.push_back(*rule);
+  }
+  const size_t want = flags.baseline.empty() ? 2 : 1;
+  if (flags.runs.size() != want)
+    throw util::FatalError(flags.baseline.empty()
+                               ? "compare needs two runs: fathom compare A B (or --baseline NAME B)"
+                               : "with --baseline NAME give only the run to compare against it",
+                           kExitUsage);
+
+  history::RunStore store = open_history_or_throw(flags.db);
+  const Side a = load_side(store, flags.baseline.empty() ? flags.runs[0]
+                                                         : "baseline:" + flags.baseline);
+  const Side b = load_side(store, flags.runs.back());
+
+  const compare::Comparison comparison = compare::compare_runs(a.run, b.run, options);
+  const std::vector<compare::Regression> found = compare::regressions(comparison);
+
+  if (flags.format == "json")
+    std::cout << json(a, b, comparison, found) << '\n';
+  else if (flags.format == "markdown")
+    std::cout << markdown(a, b, comparison, found);
+  else
+    print_table(a, b, comparison, found.size());
+  if (!flags.markdown_out.empty()) {
+    std::ofstream file(flags.markdown_out, std::ios::binary | std::ios::trunc);
+    file << markdown(a, b, comparison, found);
+    if (!file.flush())
+      throw util::FatalError("cannot write --markdown-out file " + flags.markdown_out +
+                             "; check that its directory exists and is writable");
+  }
+  return found.empty() ? kExitOk : kExitRegression;
+}
+
+}  // namespace
+
+void register_compare_command(CLI::App& app, CommandState& state) {
+  auto flags = std::make_shared<CompareFlags>();
+  auto* cmd = app.add_subcommand(
+      "compare", "Compare two stored runs per operation; --fail-above gates regressions (exit 3)");
+  cmd->add_option("runs", flags->runs,
+                  "A and B: a run id, a run name, latest, a baseline name or baseline:NAME")
+      ->expected(1, 2);
+  cmd->add_option("--baseline", flags->baseline, "Use baseline NAME as A");
+  cmd->add_option("--threshold", flags->threshold_percent,
+                  "Noise threshold in percent (default 0.5; hardware results widen it)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--fail-above", flags->fail_above,
+                  "PCT[:metric]: exit 3 if a figure got worse by more than PCT percent; metric "
+                  "cycles (default), instructions, stack, heap or flash (repeatable)")
+      ->allow_extra_args(false);
+  cmd->add_option("--format", flags->format, "Output format: table, markdown, json")
+      ->check(CLI::IsMember({"table", "markdown", "json"}));
+  cmd->add_option("--markdown-out", flags->markdown_out, "Also write the Markdown report here");
+  cmd->add_option("--db", flags->db, "History database (default: see docs/CLI.md)");
+  cmd->callback([flags, &state] { state.exit_code = compare_command(*flags); });
+}
+
+}  // namespace fathom::cli
