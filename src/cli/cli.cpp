@@ -26,6 +26,7 @@ int run(int argc, char** argv) {
   register_baseline_command(app, state);
   register_size_command(app, state);
   register_profile_command(app, state);
+  register_diagnose_command(app, state);
   register_compare_command(app, state);
   try {
     app.parse(argc, argv);

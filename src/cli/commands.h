@@ -18,6 +18,7 @@ void register_history_command(CLI::App& app, CommandState& state);
 void register_baseline_command(CLI::App& app, CommandState& state);
 void register_size_command(CLI::App& app, CommandState& state);
 void register_profile_command(CLI::App& app, CommandState& state);
+void register_diagnose_command(CLI::App& app, CommandState& state);
 void register_compare_command(CLI::App& app, CommandState& state);
 
 }  // namespace fathom::cli

@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "cli/paths.h"
+#include "cli/profile_session.h"
 #include "cli/suite_session.h"
 #include "elf/debug_info.h"
 #include "elf/elf_image.h"
@@ -104,29 +105,9 @@ int profile_suite(const ProfileFlags& flags) {
   if (auto w = profile::make_profile_writer(flags.format); !w)
     throw util::FatalError(w.error().message, kExitUsage);
   const model::Suite suite = load_suite_or_throw(flags.target);
-  pipeline::RunOptions options;
-  if (!flags.configuration.empty()) options.configurations = {flags.configuration};
-  else if (!suite.configurations.empty()) options.configurations = {suite.configurations.front().name};
-  options.operations = {flags.operation};
-  if (!flags.board.empty()) options.boards = {flags.board};
-  options.runs = static_cast<uint32_t>(flags.runs);
-  options.warmup = 0;
-
-  // One tracker per image; only the first image (configuration x board) is profiled.
-  std::map<std::filesystem::path, std::unique_ptr<profile::CallTracker>> trackers;
-  std::vector<std::filesystem::path> order;
-  options.observer_for_image = [&](const std::filesystem::path& elf) -> sim::ExecutionObserver* {
-    if (!trackers.empty()) return nullptr;
-    auto image = elf::ElfImage::load(elf);
-    if (!image) return nullptr;
-    auto t = std::make_unique<profile::CallTracker>(tracker_options(*image));
-    order.push_back(elf);
-    return (trackers[elf] = std::move(t)).get();
-  };
-  const model::RunResult result = run_suite_or_throw(suite, options);
-  if (result.images.empty() || order.empty())
-    throw util::FatalError("nothing was profiled: no image was built and run");
-  const model::ImageResult& image = result.images.front();
+  ProfiledImage profiled = profile_image(suite, flags.configuration, flags.board,
+                                         {flags.operation}, static_cast<uint32_t>(flags.runs));
+  const model::ImageResult& image = profiled.image;
   const model::OperationResult* op = nullptr;
   for (const auto& o : image.operations)
     if (o.operation == flags.operation) op = &o;
@@ -137,15 +118,7 @@ int profile_suite(const ProfileFlags& flags) {
         !image.error.empty() ? image.error
         : !op               ? "the image did not report it"
                             : (op->error.empty() ? "its known-answer test did not pass" : op->error)));
-
-  profile::ProfileSet set = trackers.begin()->second->finish();
-  auto debug = elf::DebugInfo::open(order.front());
-  if (!debug) throw util::FatalError(debug.error().message);
-  profile::symbolize(set, *debug);
-  set.source = fmt::format("{} / {} on {}", image.configuration, flags.operation, image.board);
-  set.board = image.board;
-  set.clock_hz = image.provenance.clock_hz;
-  set.timing_model = image.provenance.timing_model;
+  const profile::ProfileSet& set = profiled.profiles;
   // The profiled operation first (what single-profile formats write), the whole run on request.
   profile::ProfileSet out = set;
   out.profiles.clear();
@@ -233,6 +206,43 @@ int profile_elf(const ProfileFlags& flags) {
 }
 
 }  // namespace
+
+ProfiledImage profile_image(const model::Suite& suite, const std::string& configuration,
+                            const std::string& board, const std::vector<std::string>& operations,
+                            uint32_t runs) {
+  pipeline::RunOptions options;
+  if (!configuration.empty()) options.configurations = {configuration};
+  else if (!suite.configurations.empty()) options.configurations = {suite.configurations.front().name};
+  options.operations = operations;
+  if (!board.empty()) options.boards = {board};
+  options.runs = runs;
+  options.warmup = 0;
+  // Only the first image (configuration x board) is profiled.
+  std::unique_ptr<profile::CallTracker> tracker;
+  std::filesystem::path elf_path;
+  options.observer_for_image = [&](const std::filesystem::path& elf) -> sim::ExecutionObserver* {
+    if (tracker) return nullptr;
+    auto image = elf::ElfImage::load(elf);
+    if (!image) return nullptr;
+    elf_path = elf;
+    tracker = std::make_unique<profile::CallTracker>(tracker_options(*image));
+    return tracker.get();
+  };
+  model::RunResult result = run_suite_or_throw(suite, options);
+  if (result.images.empty() || !tracker)
+    throw util::FatalError("nothing was profiled: no image was built and run");
+  ProfiledImage out;
+  out.image = std::move(result.images.front());
+  out.profiles = tracker->finish();
+  auto debug = elf::DebugInfo::open(elf_path);
+  if (!debug) throw util::FatalError(debug.error().message);
+  profile::symbolize(out.profiles, *debug);
+  out.profiles.source = out.image.configuration + " on " + out.image.board;
+  out.profiles.board = out.image.board;
+  out.profiles.clock_hz = out.image.provenance.clock_hz;
+  out.profiles.timing_model = out.image.provenance.timing_model;
+  return out;
+}
 
 void register_profile_command(CLI::App& app, CommandState& state) {
   auto flags = std::make_shared<ProfileFlags>();

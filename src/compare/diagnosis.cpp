@@ -96,6 +96,19 @@ std::vector<OperationDiagnosis> diagnose(const profile::ProfileSet& a, const pro
       covered += f.share;
     }
     d.covered = covered;
+    for (const auto& f : all) {
+      const double inclusive_share =
+          total != 0 ? static_cast<double>(f.inclusive_b - f.inclusive_a) / total : 0;
+      if (inclusive_share >= 0.25) d.grew_inclusive.push_back(f);
+      if (f.inclusive_b == 0 && f.inclusive_a > 0) d.vanished.push_back(f);
+    }
+    auto by_inclusive_delta = [](const FunctionDelta& x, const FunctionDelta& y) {
+      return x.inclusive_b - x.inclusive_a > y.inclusive_b - y.inclusive_a;
+    };
+    std::sort(d.grew_inclusive.begin(), d.grew_inclusive.end(), by_inclusive_delta);
+    std::sort(d.vanished.begin(), d.vanished.end(),
+              [](const FunctionDelta& x, const FunctionDelta& y) { return x.inclusive_a > y.inclusive_a; });
+    if (d.vanished.size() > 5) d.vanished.resize(5);
     // Controls: unchanged operations that run one of these functions.
     for (const auto& other : out) {
       if (other.changed) continue;

@@ -25,6 +25,11 @@ struct OperationDiagnosis {
   uint64_t cycles_a = 0, cycles_b = 0;  // profile totals
   bool changed = false;
   std::vector<FunctionDelta> functions;  // ranked, covering >= coverage of the delta
+  // The functions whose inclusive cycles (everything under them) grew by at least a quarter
+  // of the change, largest first — the callers that hold the change — and the functions that
+  // ran in A but not at all in B (code the change removed), largest first.
+  std::vector<FunctionDelta> grew_inclusive;
+  std::vector<FunctionDelta> vanished;
   double covered = 0;                    // share of the delta those functions explain
   // Operations whose cycles did not change but that execute one of `functions`, with the
   // functions they share.

@@ -1,0 +1,121 @@
+#include <fmt/core.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <set>
+
+#include "cli/cli.h"
+#include "cli/commands.h"
+#include "cli/profile_session.h"
+#include "cli/suite_session.h"
+#include "compare/diagnosis.h"
+#include "util/error.h"
+
+namespace fathom::cli {
+namespace {
+
+struct DiagnoseFlags {
+  std::string suite;
+  std::vector<std::string> configurations;
+  std::vector<std::string> operations;
+  std::string board;
+  double threshold = 0.5;
+  double coverage = 90;
+};
+
+// Operations with timing (their KAT passed) in the image: only those are compared.
+std::set<std::string> timed(const model::ImageResult& image) {
+  std::set<std::string> out;
+  for (const auto& op : image.operations)
+    if (op.has_timing()) out.insert(op.operation);
+  return out;
+}
+
+int diagnose(const DiagnoseFlags& flags) {
+  if (flags.configurations.size() != 2)
+    throw util::FatalError("fathom diagnose needs exactly two --config (A, then B)", kExitUsage);
+  const model::Suite suite = load_suite_or_throw(flags.suite);
+  ProfiledImage a = profile_image(suite, flags.configurations[0], flags.board, flags.operations, 1);
+  ProfiledImage b = profile_image(suite, flags.configurations[1], flags.board, flags.operations, 1);
+  // Correctness gates comparison too: drop the profiles of operations whose KAT failed.
+  const std::set<std::string> ta = timed(a.image), tb = timed(b.image);
+  auto keep_timed = [](profile::ProfileSet& set, const std::set<std::string>& ok) {
+    std::erase_if(set.profiles, [&](const profile::Profile& p) { return !ok.count(p.name); });
+  };
+  keep_timed(a.profiles, ta);
+  keep_timed(b.profiles, tb);
+  for (const auto& image : {&a.image, &b.image})
+    for (const auto& op : image->operations)
+      if (!op.has_timing())
+        fmt::print("{}: {} not compared: {}\n", image->configuration, op.operation,
+                   op.error.empty() ? "its known-answer test did not pass" : op.error);
+
+  compare::DiagnosisOptions options;
+  options.threshold_percent = flags.threshold;
+  options.coverage = flags.coverage / 100.0;
+  const auto result = compare::diagnose(a.profiles, b.profiles, options);
+
+  fmt::print("A = {} on {}, B = {} on {} (profiled cycles of one execution each; unchanged = "
+             "within {}%)\n\n",
+             a.image.configuration, a.image.board, b.image.configuration, b.image.board,
+             flags.threshold);
+  fmt::print("{:<28} {:>14} {:>14} {:>8}  {}\n", "operation", "A [cycles]", "B [cycles]", "B/A",
+             "verdict");
+  for (const auto& d : result) {
+    fmt::print("{:<28} {:>14} {:>14} {:>7.2f}x  {}\n", d.operation, d.cycles_a, d.cycles_b,
+               d.cycles_a ? static_cast<double>(d.cycles_b) / static_cast<double>(d.cycles_a) : 0.0,
+               d.changed ? (d.cycles_b > d.cycles_a ? "SLOWER" : "FASTER") : "unchanged");
+  }
+  for (const auto& d : result) {
+    if (!d.changed) continue;
+    fmt::print("\n{}: {:+} cycles; these functions explain {:.1f}% of the change (exclusive "
+               "cycles, ranked by share)\n",
+               d.operation, static_cast<int64_t>(d.cycles_b) - static_cast<int64_t>(d.cycles_a),
+               100.0 * d.covered);
+    fmt::print("  {:>7} {:>14} {:>14} {:>14} {:>14} {:>10} {:>10}  {}\n", "share", "excl A",
+               "excl B", "incl A", "incl B", "calls A", "calls B", "function");
+    for (const auto& f : d.functions)
+      fmt::print("  {:>6.1f}% {:>14} {:>14} {:>14} {:>14} {:>10} {:>10}  {}\n", 100.0 * f.share,
+                 f.exclusive_a, f.exclusive_b, f.inclusive_a, f.inclusive_b, f.calls_a,
+                 f.calls_b, f.function);
+    const double total = static_cast<double>(d.cycles_b) - static_cast<double>(d.cycles_a);
+    fmt::print("  where the change sits (inclusive cycles grew by >= 25% of it):\n");
+    for (const auto& f : d.grew_inclusive)
+      fmt::print("    {:<44} {:>14} -> {:>14}  ({:.1f}% of the change, calls {} -> {})\n",
+                 f.function, f.inclusive_a, f.inclusive_b,
+                 100.0 * static_cast<double>(f.inclusive_b - f.inclusive_a) / total, f.calls_a,
+                 f.calls_b);
+    for (const auto& f : d.vanished)
+      fmt::print("    gone in B: {:<33} {:>14} cycles in A ({} calls)\n", f.function,
+                 f.inclusive_a, f.calls_a);
+    if (d.controls.empty()) {
+      fmt::print("  control: no unchanged operation runs these functions\n");
+    } else {
+      for (const auto& c : d.controls)
+        fmt::print("  control: {} did not move ({} -> {} cycles) although it runs {}\n",
+                   c.operation, c.cycles_a, c.cycles_b, fmt::format("{}", fmt::join(c.shared_functions, ", ")));
+    }
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void register_diagnose_command(CLI::App& app, CommandState& state) {
+  auto flags = std::make_shared<DiagnoseFlags>();
+  auto* cmd = app.add_subcommand(
+      "diagnose", "Profile two configurations and name the functions that explain each "
+                  "operation that changed, with the unchanged operations sharing them as control");
+  cmd->add_option("suite", flags->suite, "Suite name or path (default: default)");
+  cmd->add_option("--config", flags->configurations, "The two configurations: A then B")
+      ->expected(1, -1);
+  cmd->add_option("--op", flags->operations, "Only these operations (repeatable)")
+      ->expected(1, -1);
+  cmd->add_option("--board", flags->board, "Board (default: the suite's first)");
+  cmd->add_option("--threshold", flags->threshold, "Unchanged within this percent (default 0.5)");
+  cmd->add_option("--coverage", flags->coverage,
+                  "List functions until they explain this percent of a change (default 90)");
+  cmd->callback([flags, &state] { state.exit_code = diagnose(*flags); });
+}
+
+}  // namespace fathom::cli

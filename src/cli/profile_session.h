@@ -1,0 +1,24 @@
+#pragma once
+// Running a suite image with the profiler watching (fathom profile, fathom diagnose).
+#include <string>
+#include <vector>
+
+#include "model/run_result.h"
+#include "model/suite.h"
+#include "profile/profile.h"
+
+namespace fathom::cli {
+
+struct ProfiledImage {
+  model::ImageResult image;
+  profile::ProfileSet profiles;  // "whole run", then one per operation that ran; symbolized
+};
+
+// Builds and runs `configuration` (empty: the suite's first) on `board` (empty: the suite's
+// first) with `operations` (empty: the suite's), `runs` timed runs and no warm-up, with a call
+// tracker on the run. Throws util::FatalError when nothing could run.
+ProfiledImage profile_image(const model::Suite& suite, const std::string& configuration,
+                            const std::string& board, const std::vector<std::string>& operations,
+                            uint32_t runs);
+
+}  // namespace fathom::cli

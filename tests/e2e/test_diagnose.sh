@@ -1,0 +1,27 @@
+#!/bin/bash
+# fathom diagnose on the default suite's reference case: without MBEDTLS_ECP_NIST_OPTIM the ECDH
+# shared secret is several times slower, the change sits under the scalar multiplication in the
+# generic modular reduction that replaces the P-256 fast reduction, and SHA-256, HMAC, HKDF and
+# AES-GCM — which share functions with it — did not move.
+. "$(dirname "$0")/lib.sh"
+need_toolchain
+export FATHOM_HISTORY_DB="$WORK/history.sqlite"
+expect_exit 0 "$FATHOM" diagnose --config mbedtls --config mbedtls-no-nist-optim \
+  --op ecdh_p256_shared --op sha256_1k --op hmac_sha256 --op hkdf_sha256 --op aes128_gcm_encrypt_1k
+python3 - "$WORK/out" <<'PY' || { cat "$WORK/out" >&2; fail "diagnosis"; }
+import re, sys
+text = open(sys.argv[1]).read()
+rows = {m.group(1): (int(m.group(2)), int(m.group(3)), m.group(4))
+        for m in re.finditer(r"^(\w+)\s+(\d+)\s+(\d+)\s+[\d.]+x\s+(\w+)$", text, re.M)}
+assert rows["ecdh_p256_shared"][2] == "SLOWER", rows
+assert rows["ecdh_p256_shared"][1] > 4 * rows["ecdh_p256_shared"][0], rows
+for op in ("sha256_1k", "hmac_sha256", "hkdf_sha256", "aes128_gcm_encrypt_1k"):
+    assert rows[op][2] == "unchanged", (op, rows[op])
+    assert f"control: {op} did not move" in text, op
+section = text.split("where the change sits")[1]
+m = re.search(r"mbedtls_mpi_mod_mpi\s+\d+ ->\s+\d+\s+\(([\d.]+)% of the change", section)
+assert m and float(m.group(1)) > 50, section
+assert "ecp_mul_restartable_internal" in section
+assert re.search(r"gone in B: ecp_mod_p256", section), section
+PY
+echo PASS
