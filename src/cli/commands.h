@@ -3,6 +3,9 @@
 // its callback sets `exit_code` (or throws util::FatalError with a one-line message).
 #include <CLI/CLI.hpp>
 
+#include <string>
+#include <vector>
+
 namespace fathom::cli {
 
 struct CommandState {
@@ -19,6 +22,10 @@ void register_baseline_command(CLI::App& app, CommandState& state);
 void register_size_command(CLI::App& app, CommandState& state);
 void register_profile_command(CLI::App& app, CommandState& state);
 void register_diagnose_command(CLI::App& app, CommandState& state);
+
+// `fathom diagnose` on two configurations of `suite` (also `fathom compare --config A --config B`).
+int diagnose_configurations(const std::string& suite, const std::vector<std::string>& configurations,
+                            const std::vector<std::string>& operations, double threshold_percent);
 void register_compare_command(CLI::App& app, CommandState& state);
 
 }  // namespace fathom::cli

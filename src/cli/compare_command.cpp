@@ -19,6 +19,9 @@ namespace fathom::cli {
 namespace {
 
 struct CompareFlags {
+  std::string suite;                        // with two --config: run them on the spot
+  std::vector<std::string> configurations;
+  std::vector<std::string> operations;
   std::vector<std::string> runs;  // A and B, or only B with --baseline
   std::string baseline;
   double threshold_percent = 0.5;
@@ -266,7 +269,14 @@ void register_compare_command(CLI::App& app, CommandState& state) {
       "compare", "Compare two stored runs per operation; --fail-above gates regressions (exit 3)");
   cmd->add_option("runs", flags->runs,
                   "A and B: a run id, a run name, latest, a baseline name or baseline:NAME")
-      ->expected(1, 2);
+      ->expected(0, 2);
+  cmd->add_option("--config", flags->configurations,
+                  "Instead of stored runs: run these two configurations of --suite now, with "
+                  "the profiler, and diagnose every changed operation (as fathom diagnose)")
+      ->expected(1, -1);
+  cmd->add_option("--suite", flags->suite, "Suite for --config (default: default)");
+  cmd->add_option("--op", flags->operations, "With --config: only these operations")
+      ->expected(1, -1);
   cmd->add_option("--baseline", flags->baseline, "Use baseline NAME as A");
   cmd->add_option("--threshold", flags->threshold_percent,
                   "Noise threshold in percent (default 0.5; hardware results widen it)")
@@ -279,7 +289,17 @@ void register_compare_command(CLI::App& app, CommandState& state) {
       ->check(CLI::IsMember({"table", "markdown", "json"}));
   cmd->add_option("--markdown-out", flags->markdown_out, "Also write the Markdown report here");
   cmd->add_option("--db", flags->db, "History database (default: see docs/CLI.md)");
-  cmd->callback([flags, &state] { state.exit_code = compare_command(*flags); });
+  cmd->callback([flags, &state] {
+    if (!flags->configurations.empty()) {
+      if (!flags->runs.empty())
+        throw util::FatalError("give either two stored runs or two --config, not both",
+                               kExitUsage);
+      state.exit_code = diagnose_configurations(flags->suite, flags->configurations,
+                                                flags->operations, flags->threshold_percent);
+      return;
+    }
+    state.exit_code = compare_command(*flags);
+  });
 }
 
 }  // namespace fathom::cli

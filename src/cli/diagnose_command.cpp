@@ -101,6 +101,16 @@ int diagnose(const DiagnoseFlags& flags) {
 
 }  // namespace
 
+int diagnose_configurations(const std::string& suite, const std::vector<std::string>& configurations,
+                            const std::vector<std::string>& operations, double threshold_percent) {
+  DiagnoseFlags flags;
+  flags.suite = suite;
+  flags.configurations = configurations;
+  flags.operations = operations;
+  flags.threshold = threshold_percent;
+  return diagnose(flags);
+}
+
 void register_diagnose_command(CLI::App& app, CommandState& state) {
   auto flags = std::make_shared<DiagnoseFlags>();
   auto* cmd = app.add_subcommand(

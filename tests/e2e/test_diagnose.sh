@@ -24,4 +24,11 @@ assert m and float(m.group(1)) > 50, section
 assert "ecp_mul_restartable_internal" in section
 assert re.search(r"gone in B: ecp_mod_p256", section), section
 PY
+# The same diagnosis from fathom compare on two configurations run on the spot.
+expect_exit 0 "$FATHOM" compare --config mbedtls --config mbedtls-no-nist-optim \
+  --op ecdh_p256_keygen --op sha256_64
+grep -Eq "^ecdh_p256_keygen .* SLOWER$" "$WORK/out" || fail "compare --config: keygen not slower"
+grep -Eq "^sha256_64 .* unchanged$" "$WORK/out" || fail "compare --config: sha256_64 moved"
+grep -q "mbedtls_mpi_mod_mpi" "$WORK/out" || fail "compare --config: no diagnosis"
+expect_exit 2 "$FATHOM" compare 1 2 --config mbedtls --config mbedtls-no-nist-optim
 echo PASS
