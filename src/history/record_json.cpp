@@ -1,5 +1,7 @@
 #include "history/record_json.h"
 
+#include "report/json_writer.h"
+
 #include <fmt/core.h>
 
 #include <nlohmann/json.hpp>
@@ -36,26 +38,7 @@ bool read(const Json& object, const char* key, T& out) {
 }  // namespace
 
 std::string provenance_to_json(const model::Provenance& p) {
-  Json out;
-  out["tool_version"] = p.tool_version;
-  out["tool_git_revision"] = p.tool_git_revision;
-  out["compiler"] = p.compiler;
-  out["cflags"] = p.cflags;
-  out["board"] = p.board;
-  out["core"] = p.core;
-  out["clock_hz"] = p.clock_hz;
-  out["library"] = p.library;
-  out["library_version"] = p.library_version;
-  out["config_defines"] = p.config_defines;
-  out["config_undefines"] = p.config_undefines;
-  Json sources = Json::object();
-  for (const auto& [name, sha256] : p.source_sha256) sources[name] = sha256;
-  out["source_sha256"] = std::move(sources);
-  out["timing_model"] = p.timing_model;
-  out["elf_sha256"] = p.elf_sha256;
-  out["runs"] = p.runs;
-  out["warmup"] = p.warmup;
-  return dump(out);
+  return dump(report::provenance_json(p));
 }
 
 util::Result<model::Provenance> provenance_from_json(const std::string& text) {

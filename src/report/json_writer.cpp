@@ -41,28 +41,6 @@ std::string kat_status(model::KatStatus kat) {
   return "not-run";
 }
 
-Json provenance(const model::Provenance& p) {
-  Json out;
-  out["tool_version"] = p.tool_version;
-  out["tool_git_revision"] = p.tool_git_revision;
-  out["compiler"] = p.compiler;
-  out["cflags"] = p.cflags;
-  out["board"] = p.board;
-  out["core"] = p.core;
-  out["clock_hz"] = p.clock_hz;
-  out["library"] = p.library;
-  out["library_version"] = p.library_version;
-  out["config_defines"] = p.config_defines;
-  out["config_undefines"] = p.config_undefines;
-  Json sources = Json::object();
-  for (const auto& [name, sha256] : p.source_sha256) sources[name] = sha256;  // std::map: sorted
-  out["source_sha256"] = std::move(sources);
-  out["timing_model"] = p.timing_model;
-  out["elf_sha256"] = p.elf_sha256;
-  out["runs"] = p.runs;
-  out["warmup"] = p.warmup;
-  return out;
-}
 
 Json operation(const model::OperationResult& op) {
   // Measured figures only for an operation whose KAT passed in this image.
@@ -115,7 +93,7 @@ Json image(const model::ImageResult& img) {
     out["size"] = nullptr;
   }
   out["totals"] = Json{{"cycles", img.total_cycles}, {"instructions", img.total_instructions}};
-  out["provenance"] = provenance(img.provenance);
+  out["provenance"] = provenance_json(img.provenance);
   Json operations = Json::array();
   for (const auto& op : img.operations) operations.push_back(operation(op));
   out["operations"] = std::move(operations);
@@ -124,6 +102,29 @@ Json image(const model::ImageResult& img) {
 }
 
 }  // namespace
+
+nlohmann::ordered_json provenance_json(const model::Provenance& p) {
+  Json out;
+  out["tool_version"] = p.tool_version;
+  out["tool_git_revision"] = p.tool_git_revision;
+  out["compiler"] = p.compiler;
+  out["cflags"] = p.cflags;
+  out["board"] = p.board;
+  out["core"] = p.core;
+  out["clock_hz"] = p.clock_hz;
+  out["library"] = p.library;
+  out["library_version"] = p.library_version;
+  out["config_defines"] = p.config_defines;
+  out["config_undefines"] = p.config_undefines;
+  Json sources = Json::object();
+  for (const auto& [name, sha256] : p.source_sha256) sources[name] = sha256;  // std::map: sorted
+  out["source_sha256"] = std::move(sources);
+  out["timing_model"] = p.timing_model;
+  out["elf_sha256"] = p.elf_sha256;
+  out["runs"] = p.runs;
+  out["warmup"] = p.warmup;
+  return out;
+}
 
 void JsonWriter::write(const model::RunResult& run, std::ostream& out) const {
   Json doc;
