@@ -174,6 +174,7 @@ void CallTracker::on_instruction(const sim::Instruction& insn, uint32_t pc, uint
   if (may_return(insn)) {
     for (size_t k = stack_.size(); k-- > 1;) {
       if (stack_[k].return_address != next) continue;
+      while (k > 1 && stack_[k].returns_with_caller) --k;
       while (stack_.size() > k) pop(sp);
       return;
     }
@@ -181,6 +182,12 @@ void CallTracker::on_instruction(const sim::Instruction& insn, uint32_t pc, uint
   if (entries_.count(next) && next != stack_.back().function && stack_.size() > 1) {
     // Tail call: the callee returns straight to our caller.
     const StackFrame f = stack_.back();
+    if (active_span_ >= 0 && stack_.size() == span_base_ + 1) {
+      // The operation's root frame tail-calls: keep the operation open around the callee.
+      push(next, f.return_address, pc, sp);
+      stack_.back().returns_with_caller = true;
+      return;
+    }
     pop(sp);
     push(next, f.return_address, f.call_address, sp);
   }

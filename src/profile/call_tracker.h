@@ -12,7 +12,9 @@
 //    (a longjmp or an exception-free unwinding lands here too);
 //  - a tail call is any other taken branch to a function entry other than the current
 //    function's: the current frame ends and the callee takes its place, returning to the same
-//    caller;
+//    caller — except when the current frame is a profiled operation's root (a run function
+//    that ends in `b.w library_function`): the root stays open, the callee nests under it, and
+//    both end at the return;
 //  - anything else stays inside the current function.
 // Exceptions (interrupt entry/return) are not modelled: fathom's firmware takes none.
 #include <cstdint>
@@ -88,6 +90,9 @@ class CallTracker final : public sim::ExecutionObserver {
     int32_t whole_node = -1;
     int32_t span_node = -1;
     bool traced = false;
+    // Entered by a tail call from the frame below it, which stays open (an operation's root
+    // frame does): both end at the same return.
+    bool returns_with_caller = false;
   };
 
   uint32_t frame_for(uint32_t function);

@@ -180,5 +180,37 @@ TEST_F(CallTrackerTest, ALowEventLimitTruncatesTheTraceButKeepsItNested) {
   EXPECT_EQ(fib_calls, 177u);
 }
 
+TEST_F(CallTrackerTest, AnOperationThatEndsInATailCallKeepsItsCallee) {
+  // tail_caller is `b leaf_add` after its own work: profiled as an operation, its profile must
+  // hold leaf_add under it and the whole cost of the call, not just the instructions before
+  // the branch (an op's run function that tail-calls the library is the usual shape at -O2).
+  TrackerOptions o = options();
+  o.spans = {{"tail_caller", image_->find_symbol("tail_caller")->address}};
+  CallTracker tracker(o);
+  run(sim::HookMode::kBlock, &tracker);
+  const ProfileSet set = tracker.finish();
+  ASSERT_EQ(set.profiles.size(), 2u);
+  const Profile& span = set.profiles[1];
+  ASSERT_GE(span.nodes.size(), 2u);
+  EXPECT_EQ(span.nodes[0].frame, frame_of(set, "tail_caller"));
+  ASSERT_EQ(span.nodes[0].children.size(), 1u);
+  const CallNode& callee = span.nodes[span.nodes[0].children[0]];
+  EXPECT_EQ(callee.frame, frame_of(set, "leaf_add"));
+  EXPECT_EQ(callee.calls, 1u);
+  EXPECT_GT(callee.exclusive_cycles, 0u);
+  EXPECT_EQ(span.total_cycles, span.nodes[0].inclusive_cycles);
+  EXPECT_EQ(span.nodes[0].inclusive_cycles,
+            span.nodes[0].exclusive_cycles + callee.inclusive_cycles);
+  // In the whole-run tree the same call still ends at call_patterns' return address: the
+  // next call (through the pointer) is a sibling of tail_caller, not nested in it.
+  const Profile& whole = set.profiles[0];
+  const uint32_t patterns = frame_of(set, "call_patterns");
+  for (const auto& n : whole.nodes) {
+    if (n.frame == frame_of(set, "stop_in_callee")) {
+      EXPECT_EQ(whole.nodes[static_cast<size_t>(n.parent)].frame, patterns);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace fathom::profile
