@@ -30,6 +30,10 @@ struct OperationResult {
   std::optional<uint64_t> peak_stack_bytes;
   std::optional<uint64_t> heap_peak_bytes;
   std::optional<uint64_t> allocations;
+  // Share of the operation's cycles spent under each named group of functions ("SHA-2",
+  // "bignum", ...; groups are defined per library in data), as a fraction in [0, 1]. Cycles
+  // under nested groups count for each of them. Empty if the library defines no groups.
+  std::map<std::string, double> primitive_share;
   std::string error;  // why there is no timing (KAT failure, fault, ...), empty if none
 
   bool has_timing() const { return kat == KatStatus::kPassed && cycles.has_value(); }

@@ -1,0 +1,32 @@
+#pragma once
+// Several execution observers watching one run (the profiler's call tracker, the memory watch,
+// the primitive-share tracker): the machine takes one observer, this forwards to each in turn.
+#include <vector>
+
+#include "sim/execution_observer.h"
+
+namespace fathom::sim {
+
+class ObserverFanout final : public ExecutionObserver {
+ public:
+  // `observer` is not owned and must outlive the run. Null is ignored.
+  void add(ExecutionObserver* observer) {
+    if (observer != nullptr) observers_.push_back(observer);
+  }
+  bool empty() const { return observers_.empty(); }
+  // The one observer to give the machine: null if none, the observer itself if only one.
+  ExecutionObserver* get() {
+    if (observers_.empty()) return nullptr;
+    return observers_.size() == 1 ? observers_.front() : this;
+  }
+
+  void on_instruction(const Instruction& insn, uint32_t pc, uint32_t next, uint32_t cycles,
+                      bool executed, uint32_t sp) override {
+    for (ExecutionObserver* o : observers_) o->on_instruction(insn, pc, next, cycles, executed, sp);
+  }
+
+ private:
+  std::vector<ExecutionObserver*> observers_;
+};
+
+}  // namespace fathom::sim
