@@ -18,6 +18,7 @@
 #include "elf/harness_operations.h"
 #include "profile/call_tracker.h"
 #include "profile/export/profile_writer.h"
+#include "profile/inline_expansion.h"
 #include "profile/symbolize.h"
 #include "sim/machine.h"
 #include "suite/board_loader.h"
@@ -37,6 +38,7 @@ struct ProfileFlags {
   bool whole_run = false;
   size_t top = 15;
   std::string function;
+  bool no_inline = false;
   uint64_t cycle_budget = 10'000'000'000ull;
 };
 
@@ -107,6 +109,11 @@ int profile_suite(const ProfileFlags& flags) {
   const model::Suite suite = load_suite_or_throw(flags.target);
   ProfiledImage profiled = profile_image(suite, flags.configuration, flags.board,
                                          {flags.operation}, static_cast<uint32_t>(flags.runs));
+  if (!flags.no_inline) {
+    auto debug = elf::DebugInfo::open(profiled.elf_path);
+    if (!debug) throw util::FatalError(debug.error().message);
+    profile::expand_inlined(profiled.profiles, *debug);
+  }
   const model::ImageResult& image = profiled.image;
   const model::OperationResult* op = nullptr;
   for (const auto& o : image.operations)
@@ -177,6 +184,7 @@ int profile_elf(const ProfileFlags& flags) {
   auto debug = elf::DebugInfo::open(flags.target);
   if (!debug) throw util::FatalError(debug.error().message);
   profile::symbolize(set, *debug);
+  if (!flags.no_inline) profile::expand_inlined(set, *debug);
   set.source = flags.target;
   set.board = board->name;
   set.clock_hz = board->clock_hz;
@@ -237,6 +245,7 @@ ProfiledImage profile_image(const model::Suite& suite, const std::string& config
   auto debug = elf::DebugInfo::open(elf_path);
   if (!debug) throw util::FatalError(debug.error().message);
   profile::symbolize(out.profiles, *debug);
+  out.elf_path = elf_path;
   out.profiles.source = out.image.configuration + " on " + out.image.board;
   out.profiles.board = out.image.board;
   out.profiles.clock_hz = out.image.provenance.clock_hz;
@@ -264,6 +273,9 @@ void register_profile_command(CLI::App& app, CommandState& state) {
   cmd->add_option("--top", flags->top, "Functions in the printed summary (default 15)");
   cmd->add_option("--function", flags->function,
                   "ELF mode: also report each call of this function (e.g. benchmark)");
+  cmd->add_flag("--no-inline", flags->no_inline,
+                "Leave inlined functions in the function they were inlined into (by default "
+                "each becomes a '(inlined)' frame under it, from DWARF)");
   cmd->add_option("--budget", flags->cycle_budget, "ELF mode: stop after this many cycles");
   cmd->callback([flags, &state] {
     state.exit_code = is_elf_file(flags->target) ? profile_elf(*flags) : profile_suite(*flags);

@@ -1,5 +1,6 @@
 #pragma once
 // Running a suite image with the profiler watching (fathom profile, fathom diagnose).
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,7 @@ namespace fathom::cli {
 struct ProfiledImage {
   model::ImageResult image;
   profile::ProfileSet profiles;  // "whole run", then one per operation that ran; symbolized
+  std::filesystem::path elf_path;  // the image that ran
 };
 
 // Builds and runs `configuration` (empty: the suite's first) on `board` (empty: the suite's

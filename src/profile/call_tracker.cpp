@@ -3,6 +3,7 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <tuple>
 
 namespace fathom::profile {
 namespace {
@@ -151,7 +152,7 @@ void CallTracker::on_instruction(const sim::Instruction& insn, uint32_t pc, uint
   CallNode& wn = whole_.profile.nodes[static_cast<size_t>(top.whole_node)];
   wn.exclusive_cycles += cycles;
   ++wn.exclusive_instructions;
-  Costs& wa = whole_.addresses[pc];
+  Costs& wa = whole_.addresses[static_cast<uint64_t>(top.whole_node) << 32 | pc];
   wa.cycles += cycles;
   ++wa.instructions;
   if (active_span_ >= 0 && top.span_node >= 0) {
@@ -159,7 +160,7 @@ void CallTracker::on_instruction(const sim::Instruction& insn, uint32_t pc, uint
     CallNode& sn = t.profile.nodes[static_cast<size_t>(top.span_node)];
     sn.exclusive_cycles += cycles;
     ++sn.exclusive_instructions;
-    Costs& sa = t.addresses[pc];
+    Costs& sa = t.addresses[static_cast<uint64_t>(top.span_node) << 32 | pc];
     sa.cycles += cycles;
     ++sa.instructions;
   }
@@ -190,6 +191,7 @@ void CallTracker::on_instruction(const sim::Instruction& insn, uint32_t pc, uint
     }
     pop(sp);
     push(next, f.return_address, f.call_address, sp);
+    stack_.back().returns_with_caller = f.returns_with_caller;  // a chain of tail calls
   }
 }
 
@@ -204,7 +206,21 @@ ProfileSet CallTracker::finish() {
       p.total_instructions = now_instructions_;
       p.peak_stack_bytes = lowest_sp_ == UINT32_MAX ? 0 : initial_sp_ - lowest_sp_;
     }
-    for (const auto& [address, c] : t.addresses) {
+    std::unordered_map<uint32_t, Costs> by_address;
+    p.node_addresses.reserve(t.addresses.size());
+    for (const auto& [key, c] : t.addresses) {
+      const auto address = static_cast<uint32_t>(key);
+      p.node_addresses.push_back(
+          {static_cast<uint32_t>(key >> 32), address, c.cycles, c.instructions});
+      Costs& a = by_address[address];
+      a.cycles += c.cycles;
+      a.instructions += c.instructions;
+    }
+    std::sort(p.node_addresses.begin(), p.node_addresses.end(),
+              [](const NodeAddressCost& a, const NodeAddressCost& b) {
+                return std::tie(a.node, a.address) < std::tie(b.node, b.address);
+              });
+    for (const auto& [address, c] : by_address) {
       AddressCost a;
       a.address = address;
       a.cycles = c.cycles;

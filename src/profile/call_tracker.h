@@ -65,7 +65,7 @@ class CallTracker final : public sim::ExecutionObserver {
   struct Tree {  // one profile under construction
     Profile profile;
     std::unordered_map<uint64_t, uint32_t> child_index;  // (parent node << 32 | frame) -> node
-    std::unordered_map<uint32_t, Costs> addresses;
+    std::unordered_map<uint64_t, Costs> addresses;  // (node << 32 | address) -> self cost
     struct EdgeKey {
       uint32_t caller, callee, call_address;
       bool operator==(const EdgeKey&) const = default;

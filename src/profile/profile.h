@@ -14,7 +14,11 @@ struct Frame {
   std::string name;       // symbol name, or "0x0800123a" when the address has no symbol
   std::string file;       // source file of the function's entry, "" if unknown
   uint32_t line = 0;      // source line of the function's entry, 0 if unknown
-  uint32_t address = 0;   // entry address (Thumb bit clear)
+  uint32_t address = 0;   // entry address (Thumb bit clear); 0 for an inlined function
+  // An inlined function (profile/inline_expansion.h): its nodes hold the cost of the
+  // instructions DWARF says came from it, inside the function it was inlined into. It is
+  // never called, so its nodes have `calls` 0; file/line are where it was inlined.
+  bool inlined = false;
 };
 
 // One node of the call tree: a function reached by one particular call path.
@@ -35,6 +39,14 @@ struct AddressCost {
   uint32_t address = 0;
   std::string file;        // source position of the address ("" / 0 if unknown)
   uint32_t line = 0;
+  uint64_t cycles = 0;
+  uint64_t instructions = 0;
+};
+
+// Self cost at one instruction address under one call-tree node (Profile::nodes index).
+struct NodeAddressCost {
+  uint32_t node = 0;
+  uint32_t address = 0;
   uint64_t cycles = 0;
   uint64_t instructions = 0;
 };
@@ -68,6 +80,9 @@ struct Profile {
   uint64_t total_instructions = 0;
   std::vector<CallNode> nodes;   // nodes[0] is the root (the span's outermost function)
   std::vector<AddressCost> addresses;
+  // The same self costs split by call-tree node, sorted by (node, address); their sum per
+  // node is the node's exclusive cost. What inline expansion splits a node by.
+  std::vector<NodeAddressCost> node_addresses;
   std::vector<CallEdge> edges;
   // The ordered call trace, nested: every kEnter is matched by a later kLeave of the same
   // frame in stack order, `at_cycles` never decreases, and the trace starts and ends at depth

@@ -82,6 +82,14 @@ if [ -f "$RDIMON" ]; then
   grep -q "rdimon fixture: total=" "$WORK/out" || fail "semihosting console output missing"
   grep -q "benchmark: 3 calls" "$WORK/out" || fail "per-call cycles of benchmark missing"
   grep -q "benchmark;fib " "$WORK/rdimon.folded" || fail "fib not under benchmark"
+  # benchmark ends in a chain of tail calls (mix, then scale): each call still ends at its return.
+  ! grep -q "benchmark;benchmark;benchmark" "$WORK/rdimon.folded" || fail "benchmark nested in itself"
+  grep -q "benchmark;benchmark;scale " "$WORK/rdimon.folded" || fail "tail-called scale not under benchmark"
+  # rotate_mix is always_inline: DWARF's inlined frame shows under benchmark (not with --no-inline).
+  grep -q "benchmark;rotate_mix (inlined) " "$WORK/rdimon.folded" || fail "inlined frame missing"
+  expect_exit 0 "$FATHOM" profile "$RDIMON" --function benchmark --format folded --no-inline \
+    --out "$WORK/rdimon-noinline.folded"
+  ! grep -q "(inlined)" "$WORK/rdimon-noinline.folded" || fail "--no-inline kept inlined frames"
   expect_exit 2 "$FATHOM" profile "$RDIMON" --function no_such_function
   expect_err "no_such_function"
 fi
