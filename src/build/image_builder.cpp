@@ -109,11 +109,17 @@ util::Result<void> run_ninja(const fs::path& dir, const std::string& what) {
 
 }  // namespace
 
-model::ImageSize image_size(const elf::ElfImage& elf) {
+model::ImageSize image_size(const elf::ElfImage& elf, const model::Board& board) {
+  auto in_ram = [&](const elf::Section& s) {
+    for (const auto& r : board.memory)
+      if (s.address >= r.origin && uint64_t{s.address} - r.origin < r.length_bytes)
+        return r.kind == model::MemoryKind::kRam;
+    return s.writable;
+  };
   model::ImageSize size;
   for (const auto& s : elf.sections()) {
     if (!s.allocated || s.name == ".stack") continue;
-    if (s.writable) {
+    if (in_ram(s)) {
       size.ram_bytes += s.size_bytes;
       if (s.has_file_data) size.flash_bytes += s.size_bytes;  // initial values live in flash
     } else if (s.has_file_data) {
@@ -292,7 +298,7 @@ util::Result<BuiltImage> build_image(const ImageRequest& req, const Toolchain& t
   out.cflags = cflags;
   out.compiler = tc.version;
   out.library_version = lib->version;
-  out.size = image_size(*elf);
+  out.size = image_size(*elf, board);
   return out;
 }
 

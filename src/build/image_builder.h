@@ -42,7 +42,10 @@ util::Result<BuiltImage> build_image(const ImageRequest& request, const Toolchai
 
 // The flash and RAM footprint of a linked image from its section headers: flash holds code,
 // read-only data and the initial values of .data; RAM holds .data and .bss (not the stack
-// reserve or the heap).
-model::ImageSize image_size(const elf::ElfImage& elf);
+// reserve or the heap). Where a section lives is decided by the board's memory map (its
+// address), not by SHF_WRITE: the linker marks .rodata writable as soon as one input section
+// in it is (.init_array, fathom's operation table), and it is still flash. Sections outside
+// every region fall back to the flags (writable = RAM).
+model::ImageSize image_size(const elf::ElfImage& elf, const model::Board& board);
 
 }  // namespace fathom::build
