@@ -47,6 +47,54 @@ bool glob_match(std::string_view pattern, std::string_view name) {
   return p == pattern.size();
 }
 
+// Reads the optional [primitive_groups] table: every value a non-empty array of patterns.
+util::Result<std::map<std::string, std::vector<std::string>>> primitive_groups(
+    const toml::table& t, const std::string& where) {
+  std::map<std::string, std::vector<std::string>> groups;
+  const toml::node* node = t.get("primitive_groups");
+  if (!node) return groups;
+  auto at = [&](const toml::node& n) {
+    const auto& b = n.source().begin;
+    return b.line ? fmt::format("{}:{}:{}", where, b.line, b.column) : where;
+  };
+  const toml::table* table = node->as_table();
+  if (!table)
+    return util::fail(fmt::format("{}: 'primitive_groups' must be a table of group = [function "
+                                  "patterns]",
+                                  at(*node)));
+  for (const auto& [key, value] : *table) {
+    const std::string group(key.str());
+    const std::string what = fmt::format("primitive_groups.\"{}\"", group);
+    if (group.empty())
+      return util::fail(fmt::format("{}: {}: a group needs a name", at(value), what));
+    const toml::array* arr = value.as_array();
+    if (!arr)
+      return util::fail(fmt::format("{}: {} must be an array of function-name patterns",
+                                    at(value), what));
+    if (arr->empty())
+      return util::fail(fmt::format("{}: {} is empty: list at least one function name or "
+                                    "pattern, or remove the group",
+                                    at(value), what));
+    std::vector<std::string>& patterns = groups[group];
+    for (const auto& item : *arr) {
+      auto s = item.value<std::string>();
+      if (!s)
+        return util::fail(fmt::format("{}: {} must be an array of strings (function names or "
+                                      "patterns such as \"mbedtls_sha256*\")",
+                                      at(item), what));
+      const bool blank = std::any_of(s->begin(), s->end(), [](char c) {
+        return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+      });
+      if (s->empty() || blank)
+        return util::fail(fmt::format("{}: {}: '{}' is not a function-name pattern (no empty "
+                                      "patterns, no whitespace)",
+                                      at(item), what, *s));
+      patterns.push_back(*s);
+    }
+  }
+  return groups;
+}
+
 }  // namespace
 
 util::Result<LibraryDescription> load_library(const fs::path& firmware_dir,
@@ -94,6 +142,9 @@ util::Result<LibraryDescription> load_library(const fs::path& firmware_dir,
     if (!list) return tl::unexpected(list.error());
     *out = std::move(*list);
   }
+  auto groups = primitive_groups(t, where);
+  if (!groups) return tl::unexpected(groups.error());
+  d.primitive_groups = std::move(*groups);
   if (d.name != name)
     return util::fail(fmt::format("{}: name '{}' does not match its directory '{}'", where,
                                   d.name, name));

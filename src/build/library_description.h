@@ -1,6 +1,7 @@
 #pragma once
 // How to build a third-party library into firmware: firmware/libs/<name>/library.toml.
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,11 @@ struct LibraryDescription {
   std::string platform_config;             // header in the firmware directory, included first
   std::string version_macro;               // macro holding the library's version string
   std::filesystem::path directory;         // firmware/libs/<name>
+  // [primitive_groups]: group name ("SHA-2", "bignum") -> function-name patterns (exact names
+  // or globs with '*' and '?', matched as profile/primitive_share.h says). Optional: empty when
+  // the table is absent. Each group has at least one pattern; no pattern is empty or contains
+  // whitespace.
+  std::map<std::string, std::vector<std::string>> primitive_groups;
 };
 
 // Reads `<firmware_dir>/libs/<name>/library.toml`; an unknown library lists the known ones.

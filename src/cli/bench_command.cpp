@@ -1,12 +1,18 @@
 #include <fmt/core.h>
 
+#include <filesystem>
 #include <map>
+#include <memory>
 #include <utility>
+#include <vector>
 
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "cli/suite_session.h"
+#include "elf/elf_image.h"
+#include "elf/harness_operations.h"
 #include "pipeline/suite_runner.h"
+#include "profile/call_tracker.h"
 #include "suite/suite_loader.h"
 #include "util/error.h"
 #include "util/progress.h"
@@ -31,11 +37,31 @@ struct Speed {
 
 using Key = std::pair<std::string, std::string>;  // configuration, board
 
-// One pass of the suite in `mode`; per image the best (least) host time over the rounds so far
-// is kept in `best`, since host noise only ever adds time.
+// The call tracker `fathom profile` attaches to an image: every function entry, and each
+// harness operation's run function as a profiled span.
+std::unique_ptr<profile::CallTracker> make_tracker(const std::filesystem::path& elf) {
+  auto image = elf::ElfImage::load(elf);
+  if (!image) return nullptr;
+  profile::TrackerOptions o;
+  for (const auto& s : image->symbols())
+    if (s.is_function) o.function_entries.push_back(s.address);
+  if (auto ops = elf::harness_operation_entries(*image))
+    for (const auto& op : *ops) o.spans.push_back({op.name, op.run_address});
+  return std::make_unique<profile::CallTracker>(std::move(o));
+}
+
+// One pass of the suite in `mode` (with `profiled`, a call tracker watching each image); per
+// image the best (least) host time over the rounds so far is kept in `best`, since host noise
+// only ever adds time.
 void measure(const model::Suite& suite, pipeline::RunOptions options, sim::HookMode mode,
-             std::map<Key, Speed>& best) {
+             bool profiled, std::map<Key, Speed>& best) {
   options.sim_hook_mode = mode;
+  std::vector<std::unique_ptr<profile::CallTracker>> trackers;  // outlive the runs
+  if (profiled)
+    options.observer_for_image = [&trackers](const std::filesystem::path& elf) {
+      trackers.push_back(make_tracker(elf));
+      return static_cast<sim::ExecutionObserver*>(trackers.back().get());
+    };
   const model::RunResult result = run_suite_or_throw(suite, options);
   for (const auto& image : result.images) {
     if (image.host_seconds <= 0) {
@@ -51,47 +77,62 @@ void measure(const model::Suite& suite, pipeline::RunOptions options, sim::HookM
 
 // Simulator speed on a suite, per image: target instructions per host second when only counting
 // instructions (a block hook), with the timing model as measurements run (block hooks that
-// charge each instruction to the model), and with the per-instruction reference hook. The modes
-// alternate round by round, so host drift hits them alike; each keeps its best round. A figure
-// for the README, not a test.
+// charge each instruction to the model), with the timing model and the profiler's call tracker
+// (as `fathom profile` runs), and with the per-instruction reference hook. The modes alternate
+// round by round, so host drift hits them alike; each keeps its best round. A figure for the
+// README, not a test.
 int bench(const BenchFlags& flags) {
   const model::Suite suite = load_suite_or_throw(flags.suite);
   pipeline::RunOptions options;
   options.configurations = flags.configurations;
   options.operations = flags.operations;
   if (flags.runs > 0) options.runs = static_cast<uint32_t>(flags.runs);
+  options.primitive_share = false;  // simulator speed alone, without the share's call tracker
+  options.memory_watch = false;     // nor the memory cross-check's watch
 
-  std::map<Key, Speed> count, model, reference;
+  std::map<Key, Speed> count, model, profiled, reference;
   for (int64_t round = 0; round < flags.rounds; ++round) {
-    measure(suite, options, sim::HookMode::kBlockCountOnly, count);
-    measure(suite, options, sim::HookMode::kBlock, model);
-    measure(suite, options, sim::HookMode::kPerInstruction, reference);
+    measure(suite, options, sim::HookMode::kBlockCountOnly, false, count);
+    measure(suite, options, sim::HookMode::kBlock, false, model);
+    measure(suite, options, sim::HookMode::kBlock, true, profiled);
+    measure(suite, options, sim::HookMode::kPerInstruction, false, reference);
   }
 
   fmt::print("simulator speed on suite '{}', M target instructions per host second (best of {} "
              "alternating rounds; builds excluded)\n\n",
              suite.name, flags.rounds);
-  fmt::print("{:<24} {:<9} {:>14} {:>12} {:>12} {:>9} {:>15}\n", "configuration", "board",
-             "instructions", "count only", "timing model", "overhead", "per-instruction");
-  Speed total_count, total_model, total_reference;
-  auto row = [](const std::string& config, const std::string& board, const Speed& c,
-                const Speed& m, const Speed& r) {
-    fmt::print("{:<24} {:<9} {:>14} {:>12.1f} {:>12.1f} {:>8.2f}x {:>15.1f}\n", config, board,
-               m.instructions, c.rate(), m.rate(), c.seconds > 0 ? m.seconds / c.seconds : 0.0,
-               r.rate());
+  fmt::print("{:<24} {:<9} {:>14} {:>12} {:>12} {:>9} {:>10} {:>9} {:>15}\n", "configuration",
+             "board", "instructions", "count only", "timing model", "overhead", "profiled",
+             "profiler", "per-instruction");
+  Speed total_count, total_model, total_profiled, total_reference;
+  auto ratio = [](const Speed& num, const Speed& den) {
+    return den.seconds > 0 ? num.seconds / den.seconds : 0.0;
+  };
+  auto row = [&](const std::string& config, const std::string& board, const Speed& c,
+                 const Speed& m, const Speed& p, const Speed& r) {
+    fmt::print("{:<24} {:<9} {:>14} {:>12.1f} {:>12.1f} {:>8.2f}x {:>10.1f} {:>8.2f}x {:>15.1f}\n",
+               config, board, m.instructions, c.rate(), m.rate(), ratio(m, c), p.rate(),
+               ratio(p, m), r.rate());
+  };
+  auto at = [](const std::map<Key, Speed>& speeds, const Key& key) {
+    const auto it = speeds.find(key);
+    return it != speeds.end() ? it->second : Speed{};
   };
   for (const auto& [key, m] : model) {
-    const Speed c = count.count(key) ? count.at(key) : Speed{};
-    const Speed r = reference.count(key) ? reference.at(key) : Speed{};
-    row(key.first, key.second, c, m, r);
-    for (auto [total, s] : {std::pair{&total_count, &c}, {&total_model, &m}, {&total_reference, &r}}) {
+    const Speed c = at(count, key), p = at(profiled, key), r = at(reference, key);
+    row(key.first, key.second, c, m, p, r);
+    for (auto [total, s] : {std::pair{&total_count, &c}, {&total_model, &m},
+                            {&total_profiled, &p}, {&total_reference, &r}}) {
       total->instructions += s->instructions;
       total->cycles += s->cycles;
       total->seconds += s->seconds;
     }
   }
-  if (model.size() > 1) row("total", "", total_count, total_model, total_reference);
-  fmt::print("\noverhead = host time with the timing model / host time counting instructions\n");
+  if (model.size() > 1)
+    row("total", "", total_count, total_model, total_profiled, total_reference);
+  fmt::print("\noverhead = host time with the timing model / host time counting instructions\n"
+             "profiler = host time with the timing model and the call tracker / host time with "
+             "the timing model\n");
   return kExitOk;
 }
 
@@ -100,7 +141,8 @@ int bench(const BenchFlags& flags) {
 void register_bench_command(CLI::App& app, CommandState& state) {
   auto flags = std::make_shared<BenchFlags>();
   auto* cmd = app.add_subcommand("bench", "Report simulator speed (instructions per host "
-                                          "second) with and without the timing model");
+                                          "second) with and without the timing model and the "
+                                          "profiler");
   cmd->add_option("suite", flags->suite, "Suite name or path (default: default)");
   cmd->add_option("--config", flags->configurations, "Only these configurations (repeatable)")
       ->expected(1, -1);

@@ -1,9 +1,11 @@
-// `fathom compare A B`: two stored runs side by side, and the CI regression gate.
+// `fathom compare A B`: two runs side by side (stored runs or results files), and the CI
+// regression gate.
 #include <fmt/core.h>
 
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -12,6 +14,7 @@
 #include "cli/commands.h"
 #include "cli/history_database.h"
 #include "compare/comparison.h"
+#include "compare/result_file.h"
 #include "history/run_store.h"
 #include "util/error.h"
 
@@ -31,37 +34,60 @@ struct CompareFlags {
   std::string db;
 };
 
-// One side of the comparison, loaded from the history.
+// One side of the comparison: a run loaded from the history, or a results file.
 struct Side {
-  history::RunSummary summary;
+  std::optional<history::RunSummary> summary;  // set for a stored run
+  std::string file;                            // set for a results file
   model::RunResult run;
-  std::string description;  // "run 3 'nightly' (2024-05-01T12:00:00Z, git 0123abcd4567)"
+  // "run 3 'nightly' (2024-05-01T12:00:00Z, git 0123abcd4567)" or "file a.json (suite default)"
+  std::string description;
 };
 
 [[noreturn]] void throw_error(const util::Error& error) {
   throw util::FatalError(error.message, error.is_usage ? kExitUsage : kExitFailure);
 }
 
-// `text` is a run id, a run name, "latest", a baseline name, or "baseline:NAME".
-Side load_side(history::RunStore& store, const std::string& text) {
+// The history database, opened on first use: comparing two results files needs none.
+class LazyStore {
+ public:
+  explicit LazyStore(std::string db) : db_(std::move(db)) {}
+  history::RunStore& get() {
+    if (!store_) store_.emplace(open_history_or_throw(db_));
+    return *store_;
+  }
+
+ private:
+  std::string db_;
+  std::optional<history::RunStore> store_;
+};
+
+// `text` is a results file (compare::names_result_file), a run id, a run name, "latest", a
+// baseline name, or "baseline:NAME".
+Side load_side(LazyStore& lazy_store, const std::string& text) {
   constexpr std::string_view kBaselinePrefix = "baseline:";
-  auto id = text.rfind(kBaselinePrefix, 0) == 0
-                ? store.baseline(text.substr(kBaselinePrefix.size()))
-                : store.find(text);
+  const bool is_baseline = text.rfind(kBaselinePrefix, 0) == 0;
+  if (!is_baseline && compare::names_result_file(text)) {
+    auto run = compare::read_result_file(text);
+    if (!run) throw_error(run.error());
+    Side side{std::nullopt, text, std::move(*run), ""};
+    side.description = fmt::format("file {} (suite {})", text, side.run.suite);
+    return side;
+  }
+  history::RunStore& store = lazy_store.get();
+  auto id = is_baseline ? store.baseline(text.substr(kBaselinePrefix.size())) : store.find(text);
   if (!id) throw_error(id.error());
   auto summary = store.summary(*id);
   if (!summary) throw_error(summary.error());
   auto run = store.load(*id);
   if (!run) throw_error(run.error());
-  Side side{*summary, std::move(*run), ""};
-  side.description = fmt::format("run {}", side.summary.id);
-  if (!side.summary.name.empty()) side.description += fmt::format(" '{}'", side.summary.name);
-  side.description += fmt::format(" ({}", side.summary.timestamp_utc);
-  if (side.summary.git_revision)
-    side.description += fmt::format(", git {}{}", side.summary.git_revision->substr(0, 12),
-                                    side.summary.git_dirty ? "+" : "");
-  side.description += ")";
-  return side;
+  const history::RunSummary& s = *summary;
+  std::string description = fmt::format("run {}", s.id);
+  if (!s.name.empty()) description += fmt::format(" '{}'", s.name);
+  description += fmt::format(" ({}", s.timestamp_utc);
+  if (s.git_revision)
+    description += fmt::format(", git {}{}", s.git_revision->substr(0, 12), s.git_dirty ? "+" : "");
+  description += ")";
+  return Side{*summary, "", std::move(*run), description};
 }
 
 std::string number_text(const std::optional<double>& value) {
@@ -172,14 +198,18 @@ nlohmann::ordered_json metric_json(const compare::MetricComparison& m) {
   return out;
 }
 
+// A stored run has run/name/date/git fields and file null; a results file has run null.
 nlohmann::ordered_json side_json(const Side& side) {
   nlohmann::ordered_json out;
-  out["run"] = side.summary.id;
-  out["name"] = side.summary.name;
-  out["date"] = side.summary.timestamp_utc;
-  out["git_revision"] =
-      side.summary.git_revision ? nlohmann::ordered_json(*side.summary.git_revision) : nullptr;
-  out["git_dirty"] = side.summary.git_dirty;
+  const history::RunSummary s = side.summary.value_or(history::RunSummary{});
+  out["run"] = side.summary ? nlohmann::ordered_json(s.id) : nullptr;
+  out["name"] = s.name;
+  out["date"] = s.timestamp_utc;
+  out["git_revision"] = s.git_revision ? nlohmann::ordered_json(*s.git_revision) : nullptr;
+  out["git_dirty"] = s.git_dirty;
+  out["file"] =
+      side.file.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(side.file);
+  out["suite"] = side.run.suite;
   return out;
 }
 
@@ -232,12 +262,14 @@ int compare_command(const CompareFlags& flags) {
   }
   const size_t want = flags.baseline.empty() ? 2 : 1;
   if (flags.runs.size() != want)
-    throw util::FatalError(flags.baseline.empty()
-                               ? "compare needs two runs: fathom compare A B (or --baseline NAME B)"
-                               : "with --baseline NAME give only the run to compare against it",
-                           kExitUsage);
+    throw util::FatalError(
+        flags.baseline.empty()
+            ? "compare needs two runs: fathom compare A B (results files or stored runs), or "
+              "--baseline NAME B"
+            : "with --baseline NAME give only the run to compare against it",
+        kExitUsage);
 
-  history::RunStore store = open_history_or_throw(flags.db);
+  LazyStore store(flags.db);
   const Side a = load_side(store, flags.baseline.empty() ? flags.runs[0]
                                                          : "baseline:" + flags.baseline);
   const Side b = load_side(store, flags.runs.back());
@@ -266,9 +298,13 @@ int compare_command(const CompareFlags& flags) {
 void register_compare_command(CLI::App& app, CommandState& state) {
   auto flags = std::make_shared<CompareFlags>();
   auto* cmd = app.add_subcommand(
-      "compare", "Compare two stored runs per operation; --fail-above gates regressions (exit 3)");
+      "compare",
+      "Compare two runs (stored or results files) per operation; --fail-above gates "
+      "regressions (exit 3)");
   cmd->add_option("runs", flags->runs,
-                  "A and B: a run id, a run name, latest, a baseline name or baseline:NAME")
+                  "A and B: a results file from `fathom run --format json` (a name ending "
+                  "in .json or an existing file), else a stored run: a run id, a run name, "
+                  "latest, a baseline name or baseline:NAME")
       ->expected(0, 2);
   cmd->add_option("--config", flags->configurations,
                   "Instead of stored runs: run these two configurations of --suite now, with "

@@ -4,6 +4,10 @@
 
 #include <fmt/core.h>
 
+#include <cstdint>
+#include <map>
+#include <optional>
+
 #include <nlohmann/json.hpp>
 
 namespace fathom::history {
@@ -22,17 +26,107 @@ util::Result<Json> parse(const std::string& text, const char* what) {
   return json;
 }
 
-// Reads `key` of `object` into `out` if present with the right type.
-template <typename T>
-bool read(const Json& object, const char* key, T& out) {
-  auto it = object.find(key);
-  if (it == object.end()) return true;  // absent: keep the default
-  try {
-    out = it->template get<T>();
+// Strict conversions: a number of another kind (negative, fractional, too large) or another
+// JSON type is refused rather than converted, so an edited file never turns into a silent
+// wrong value.
+bool convert(const Json& v, std::string& out) {
+  if (!v.is_string()) return false;
+  out = v.get<std::string>();
+  return true;
+}
+bool convert(const Json& v, bool& out) {
+  if (!v.is_boolean()) return false;
+  out = v.get<bool>();
+  return true;
+}
+bool convert(const Json& v, uint64_t& out) {
+  if (v.is_number_unsigned()) {
+    out = v.get<uint64_t>();
     return true;
-  } catch (const Json::exception&) {
-    return false;
   }
+  if (v.is_number_integer() && v.get<int64_t>() >= 0) {
+    out = static_cast<uint64_t>(v.get<int64_t>());
+    return true;
+  }
+  return false;
+}
+bool convert(const Json& v, uint32_t& out) {
+  uint64_t wide = 0;
+  if (!convert(v, wide) || wide > UINT32_MAX) return false;
+  out = static_cast<uint32_t>(wide);
+  return true;
+}
+bool convert(const Json& v, std::vector<std::string>& out) {
+  if (!v.is_array()) return false;
+  std::vector<std::string> items;
+  for (const auto& item : v) {
+    if (!item.is_string()) return false;
+    items.push_back(item.get<std::string>());
+  }
+  out = std::move(items);
+  return true;
+}
+bool convert(const Json& v, std::map<std::string, std::string>& out) {
+  if (!v.is_object()) return false;
+  std::map<std::string, std::string> items;
+  for (const auto& [key, value] : v.items()) {
+    if (!value.is_string()) return false;
+    items[key] = value.get<std::string>();
+  }
+  out = std::move(items);
+  return true;
+}
+
+const char* expected(const std::string&) { return "a string"; }
+const char* expected(const bool&) { return "true or false"; }
+const char* expected(const uint64_t&) { return "a non-negative integer that fits 64 bits"; }
+const char* expected(const uint32_t&) { return "a non-negative integer that fits 32 bits"; }
+bool convert(const Json& v, std::optional<uint64_t>& out) {
+  if (v.is_null()) {
+    out.reset();
+    return true;
+  }
+  uint64_t value = 0;
+  if (!convert(v, value)) return false;
+  out = value;
+  return true;
+}
+const char* expected(const std::optional<uint64_t>&) {
+  return "null or a non-negative integer that fits 64 bits";
+}
+const char* expected(const std::vector<std::string>&) { return "an array of strings"; }
+const char* expected(const std::map<std::string, std::string>&) {
+  return "an object whose values are strings";
+}
+
+// Reads keys of one JSON object, keeping the first error ("<path>.<key>: expected ...").
+class FieldReader {
+ public:
+  FieldReader(const Json& object, std::string_view path) : object_(object), path_(path) {}
+
+  // Reads `key` into `out` if present; absent keeps the default.
+  template <typename T>
+  FieldReader& field(const char* key, T& out) {
+    if (error_) return *this;
+    auto it = object_.find(key);
+    if (it == object_.end()) return *this;
+    if (!convert(*it, out)) error_ = fmt::format("{}.{}: expected {}", path_, key, expected(out));
+    return *this;
+  }
+
+  util::Result<bool> result() const {
+    if (error_) return util::fail(*error_);
+    return true;
+  }
+
+ private:
+  const Json& object_;
+  std::string_view path_;
+  std::optional<std::string> error_;
+};
+
+util::Error not_an_object(std::string_view path) {
+  return util::Error{fmt::format("{}: expected a JSON object", path)};
 }
 
 }  // namespace
@@ -44,21 +138,31 @@ std::string provenance_to_json(const model::Provenance& p) {
 util::Result<model::Provenance> provenance_from_json(const std::string& text) {
   auto json = parse(text, "provenance");
   if (!json) return tl::unexpected(json.error());
-  if (!json->is_object()) return util::fail("stored provenance is not a JSON object");
+  return provenance_from_value(*json, "stored provenance");
+}
+
+util::Result<model::Provenance> provenance_from_value(const Json& json, std::string_view path) {
+  if (!json.is_object()) return tl::unexpected(not_an_object(path));
   model::Provenance p;
-  const bool ok = read(*json, "tool_version", p.tool_version) &&
-                  read(*json, "tool_git_revision", p.tool_git_revision) &&
-                  read(*json, "compiler", p.compiler) && read(*json, "cflags", p.cflags) &&
-                  read(*json, "board", p.board) && read(*json, "core", p.core) &&
-                  read(*json, "clock_hz", p.clock_hz) && read(*json, "library", p.library) &&
-                  read(*json, "library_version", p.library_version) &&
-                  read(*json, "config_defines", p.config_defines) &&
-                  read(*json, "config_undefines", p.config_undefines) &&
-                  read(*json, "source_sha256", p.source_sha256) &&
-                  read(*json, "timing_model", p.timing_model) &&
-                  read(*json, "elf_sha256", p.elf_sha256) && read(*json, "runs", p.runs) &&
-                  read(*json, "warmup", p.warmup);
-  if (!ok) return util::fail("stored provenance has a field of the wrong type");
+  auto ok = FieldReader(json, path)
+                .field("tool_version", p.tool_version)
+                .field("tool_git_revision", p.tool_git_revision)
+                .field("compiler", p.compiler)
+                .field("cflags", p.cflags)
+                .field("board", p.board)
+                .field("core", p.core)
+                .field("clock_hz", p.clock_hz)
+                .field("library", p.library)
+                .field("library_version", p.library_version)
+                .field("config_defines", p.config_defines)
+                .field("config_undefines", p.config_undefines)
+                .field("source_sha256", p.source_sha256)
+                .field("timing_model", p.timing_model)
+                .field("elf_sha256", p.elf_sha256)
+                .field("runs", p.runs)
+                .field("warmup", p.warmup)
+                .result();
+  if (!ok) return tl::unexpected(ok.error());
   return p;
 }
 
@@ -74,10 +178,19 @@ std::string fault_to_json(const model::Fault& fault) {
 util::Result<model::Fault> fault_from_json(const std::string& text) {
   auto json = parse(text, "fault");
   if (!json) return tl::unexpected(json.error());
+  return fault_from_value(*json, "stored fault");
+}
+
+util::Result<model::Fault> fault_from_value(const Json& json, std::string_view path) {
+  if (!json.is_object()) return tl::unexpected(not_an_object(path));
   model::Fault fault;
-  if (!json->is_object() || !read(*json, "kind", fault.kind) || !read(*json, "pc", fault.pc) ||
-      !read(*json, "function", fault.function) || !read(*json, "detail", fault.detail))
-    return util::fail("stored fault is not a valid fault object");
+  FieldReader reader(json, path);
+  reader.field("kind", fault.kind).field("pc", fault.pc).field("detail", fault.detail);
+  // The results file writes an unknown function as null.
+  if (auto it = json.find("function"); it == json.end() || !it->is_null())
+    reader.field("function", fault.function);
+  auto ok = reader.result();
+  if (!ok) return tl::unexpected(ok.error());
   return fault;
 }
 
@@ -90,12 +203,21 @@ std::string kat_vectors_to_json(const std::vector<model::KatVector>& vectors) {
 util::Result<std::vector<model::KatVector>> kat_vectors_from_json(const std::string& text) {
   auto json = parse(text, "KAT vectors");
   if (!json) return tl::unexpected(json.error());
-  if (!json->is_array()) return util::fail("stored KAT vectors are not a JSON array");
+  return kat_vectors_from_value(*json, "stored KAT vectors");
+}
+
+util::Result<std::vector<model::KatVector>> kat_vectors_from_value(const Json& json,
+                                                                   std::string_view path) {
+  if (!json.is_array()) return util::fail(fmt::format("{}: expected a JSON array", path));
   std::vector<model::KatVector> vectors;
-  for (const auto& item : *json) {
+  for (size_t i = 0; i < json.size(); ++i) {
+    const std::string item_path = fmt::format("{}[{}]", path, i);
+    if (!json[i].is_object())
+      return util::fail(fmt::format("{}: expected a {{name, passed}} object", item_path));
     model::KatVector v;
-    if (!item.is_object() || !read(item, "name", v.name) || !read(item, "passed", v.passed))
-      return util::fail("stored KAT vector is not a {name, passed} object");
+    auto ok = FieldReader(json[i], item_path).field("name", v.name).field("passed", v.passed)
+                  .result();
+    if (!ok) return tl::unexpected(ok.error());
     vectors.push_back(std::move(v));
   }
   return vectors;
@@ -106,15 +228,80 @@ std::string samples_to_json(const std::vector<uint64_t>& samples) { return dump(
 util::Result<std::vector<uint64_t>> samples_from_json(const std::string& text) {
   auto json = parse(text, "samples");
   if (!json) return tl::unexpected(json.error());
-  if (!json->is_array()) return util::fail("stored samples are not a JSON array");
-  std::vector<uint64_t> samples;
-  samples.reserve(json->size());
-  for (const auto& item : *json) {
-    if (!item.is_number_unsigned() && !(item.is_number_integer() && item.get<int64_t>() >= 0))
-      return util::fail("stored samples hold a value that is not a non-negative integer");
-    samples.push_back(item.get<uint64_t>());
-  }
+  return samples_from_value(*json, "stored samples");
+}
+
+util::Result<std::vector<uint64_t>> samples_from_value(const Json& json, std::string_view path) {
+  if (!json.is_array()) return util::fail(fmt::format("{}: expected a JSON array", path));
+  std::vector<uint64_t> samples(json.size());
+  for (size_t i = 0; i < json.size(); ++i)
+    if (!convert(json[i], samples[i]))
+      return util::fail(
+          fmt::format("{}[{}]: expected {}", path, i, expected(samples[i])));
   return samples;
+}
+
+std::string simulator_memory_to_json(const model::OperationResult& op) {
+  auto optional = [](const std::optional<uint64_t>& v) { return v ? Json(*v) : Json(nullptr); };
+  Json out;
+  out["sim_peak_stack_bytes"] = optional(op.sim_peak_stack_bytes);
+  out["sim_heap_peak_bytes"] = optional(op.sim_heap_peak_bytes);
+  out["sim_allocations"] = optional(op.sim_allocations);
+  out["mismatch"] = op.memory_mismatch.empty() ? Json(nullptr) : Json(op.memory_mismatch);
+  return dump(out);
+}
+
+util::Result<void> simulator_memory_from_json(const std::string& text,
+                                              model::OperationResult& op) {
+  auto json = parse(text, "simulator memory");
+  if (!json) return tl::unexpected(json.error());
+  return simulator_memory_from_value(*json, "stored simulator memory", op);
+}
+
+util::Result<void> simulator_memory_from_value(const Json& json, std::string_view path,
+                                               model::OperationResult& op) {
+  if (!json.is_object()) return tl::unexpected(not_an_object(path));
+  model::OperationResult read;
+  FieldReader reader(json, path);
+  reader.field("sim_peak_stack_bytes", read.sim_peak_stack_bytes)
+      .field("sim_heap_peak_bytes", read.sim_heap_peak_bytes)
+      .field("sim_allocations", read.sim_allocations);
+  if (auto it = json.find("mismatch"); it != json.end() && !it->is_null())
+    reader.field("mismatch", read.memory_mismatch);
+  if (auto ok = reader.result(); !ok) return tl::unexpected(ok.error());
+  op.sim_peak_stack_bytes = read.sim_peak_stack_bytes;
+  op.sim_heap_peak_bytes = read.sim_heap_peak_bytes;
+  op.sim_allocations = read.sim_allocations;
+  op.memory_mismatch = std::move(read.memory_mismatch);
+  return {};
+}
+
+std::string primitive_share_to_json(const std::map<std::string, double>& share) {
+  Json out = Json::object();
+  for (const auto& [group, fraction] : share) out[group] = fraction;  // std::map: sorted
+  return dump(out);
+}
+
+util::Result<std::map<std::string, double>> primitive_share_from_json(const std::string& text) {
+  auto json = parse(text, "primitive share");
+  if (!json) return tl::unexpected(json.error());
+  return primitive_share_from_value(*json, "stored primitive share");
+}
+
+util::Result<std::map<std::string, double>> primitive_share_from_value(const Json& json,
+                                                                       std::string_view path) {
+  std::map<std::string, double> share;
+  if (json.is_null()) return share;
+  if (!json.is_object())
+    return util::fail(fmt::format("{}: expected an object of group: fraction", path));
+  for (const auto& [group, value] : json.items()) {
+    const double fraction = value.is_number() ? value.get<double>() : -1.0;
+    if (!(fraction >= 0.0 && fraction <= 1.0))  // also refuses NaN
+      return util::fail(
+          fmt::format("{}.{}: expected a fraction between 0 and 1", path, group));
+    share[group] = fraction;
+  }
+  return share;
 }
 
 }  // namespace fathom::history

@@ -5,8 +5,12 @@
 // Decoding is of untrusted text (the database file may have been edited): every field is
 // type-checked and a mismatch is an error, never a crash.
 #include <cstdint>
+#include <map>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "model/run_result.h"
 #include "util/error.h"
@@ -24,5 +28,37 @@ util::Result<std::vector<model::KatVector>> kat_vectors_from_json(const std::str
 
 std::string samples_to_json(const std::vector<uint64_t>& samples);
 util::Result<std::vector<uint64_t>> samples_from_json(const std::string& text);
+
+// The same four shapes decoded from an already parsed JSON value, for readers of a whole
+// results document (compare/result_file.h reads `fathom run --format json` files with them).
+// `path` names `json` in error messages: a wrong type is "<path>.clock_hz: expected a
+// non-negative integer that fits 64 bits", never a crash. Absent keys keep the model's
+// defaults; in a fault, a null `function` (as the results file writes an unknown one) is "".
+util::Result<model::Provenance> provenance_from_value(const nlohmann::ordered_json& json,
+                                                      std::string_view path);
+util::Result<model::Fault> fault_from_value(const nlohmann::ordered_json& json,
+                                            std::string_view path);
+util::Result<std::vector<model::KatVector>> kat_vectors_from_value(
+    const nlohmann::ordered_json& json, std::string_view path);
+util::Result<std::vector<uint64_t>> samples_from_value(const nlohmann::ordered_json& json,
+                                                       std::string_view path);
+
+// The simulator's memory figures of one operation and their cross-check with the harness's
+// (OperationResult::sim_peak_stack_bytes, sim_heap_peak_bytes, sim_allocations,
+// memory_mismatch), under the keys the results file's "memory" object uses; a missing figure
+// is null. Reading sets exactly those four fields of `op`: absent or null keys leave them
+// empty, a wrong type is an error and leaves `op` unchanged.
+std::string simulator_memory_to_json(const model::OperationResult& op);
+util::Result<void> simulator_memory_from_json(const std::string& text, model::OperationResult& op);
+util::Result<void> simulator_memory_from_value(const nlohmann::ordered_json& json,
+                                               std::string_view path, model::OperationResult& op);
+
+// An operation's primitive share (model::OperationResult::primitive_share): an object of
+// group -> fraction. Decoding refuses anything but finite numbers in [0, 1]; null or absent is
+// the empty share (runs stored before shares existed).
+std::string primitive_share_to_json(const std::map<std::string, double>& share);
+util::Result<std::map<std::string, double>> primitive_share_from_json(const std::string& text);
+util::Result<std::map<std::string, double>> primitive_share_from_value(
+    const nlohmann::ordered_json& json, std::string_view path);
 
 }  // namespace fathom::history

@@ -66,7 +66,8 @@ CREATE TABLE operations(
   instructions_median REAL,
   peak_stack_bytes INTEGER, heap_peak_bytes INTEGER, allocations INTEGER,
   cycle_samples_json TEXT NOT NULL,
-  instruction_samples_json TEXT NOT NULL);
+  instruction_samples_json TEXT NOT NULL,
+  primitive_share_json TEXT);
 CREATE INDEX operations_by_image ON operations(image_id, position);
 CREATE INDEX operations_by_name ON operations(operation);
 CREATE TABLE baselines(
@@ -312,6 +313,17 @@ util::Result<RunStore> RunStore::open(const fs::path& db_path) {
                                  version, kSchemaVersion)));
       if (schema < 1)
         return tl::unexpected(refuse(db_path, "has no valid schema version: it is damaged"));
+      // Added after schema 1 shipped, as a nullable column that older readers ignore.
+      auto has_share = db->query_int(
+          "SELECT count(*) FROM pragma_table_info('operations') "
+          "WHERE name = 'primitive_share_json'");
+      if (has_share && has_share->value_or(0) == 0) {
+        if (auto added = db->exec("ALTER TABLE operations ADD COLUMN primitive_share_json TEXT");
+            !added)
+          return util::fail(fmt::format("cannot add the primitive share to history database "
+                                        "'{}': {}",
+                                        db_path.string(), added.error().message));
+      }
     } else if (app != 0) {
       return tl::unexpected(refuse(
           db_path, fmt::format("belongs to another application (SQLite application_id 0x{:08x})",
@@ -369,7 +381,8 @@ util::Result<int64_t> RunStore::store(const model::RunResult& run, const RunCont
       "INSERT INTO operations(image_id, position, operation, kat_status, kat_vectors_json, error, "
       "samples, cycles_median, cycles_mean, cycles_p99, cycles_min, cycles_max, cycles_stddev, "
       "instructions_median, peak_stack_bytes, heap_peak_bytes, allocations, cycle_samples_json, "
-      "instruction_samples_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+      "instruction_samples_json, primitive_share_json) "
+      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   for (auto* stmt : {&insert_run, &insert_image, &insert_op})
     if (!*stmt) return tl::unexpected(impl_->sqlite_error("storing a run", stmt->error()));
 
@@ -451,7 +464,9 @@ util::Result<int64_t> RunStore::store(const model::RunResult& run, const RunCont
           .bind_optional(16, measured ? as_int(op.heap_peak_bytes) : std::nullopt)
           .bind_optional(17, measured ? as_int(op.allocations) : std::nullopt)
           .bind(18, samples_to_json(cycle_samples))
-          .bind(19, samples_to_json(instruction_samples));
+          .bind(19, samples_to_json(instruction_samples))
+          .bind(20, primitive_share_to_json(measured ? op.primitive_share
+                                                     : std::map<std::string, double>()));
       if (auto done = o.run(); !done)
         return tl::unexpected(impl_->sqlite_error("storing an operation", done.error()));
     }
@@ -493,8 +508,8 @@ util::Result<model::RunResult> RunStore::load(int64_t id) {
   auto ops = db.prepare(
       "SELECT operation, kat_status, kat_vectors_json, error, cycle_samples_json, "
       "instruction_samples_json, peak_stack_bytes, heap_peak_bytes, allocations, samples, "
-      "cycles_median, cycles_mean, cycles_p99, cycles_min, cycles_max, instructions_median "
-      "FROM operations WHERE image_id = ? ORDER BY position");
+      "cycles_median, cycles_mean, cycles_p99, cycles_min, cycles_max, instructions_median, "
+      "primitive_share_json FROM operations WHERE image_id = ? ORDER BY position");
   if (!images) return failed(images.error());
   if (!ops) return failed(ops.error());
   images->bind(1, id);
@@ -544,6 +559,11 @@ util::Result<model::RunResult> RunStore::load(int64_t id) {
       op.peak_stack_bytes = as_uint(ops->column_optional_int(6));
       op.heap_peak_bytes = as_uint(ops->column_optional_int(7));
       op.allocations = as_uint(ops->column_optional_int(8));
+      if (!ops->is_null(16)) {
+        auto share = primitive_share_from_json(ops->column_text(16));
+        if (!share) return failed(share.error());
+        op.primitive_share = std::move(*share);
+      }
       // Statistics come from the samples, as the pipeline made them; the stored columns are
       // for queries, and stand in only when there are no samples.
       op.cycles = model::summarize(op.cycle_samples);

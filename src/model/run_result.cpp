@@ -6,7 +6,7 @@ bool RunResult::all_passed() const {
   for (const auto& image : images) {
     if (!image.completed || !image.error.empty()) return false;
     for (const auto& op : image.operations)
-      if (op.kat != KatStatus::kPassed) return false;
+      if (op.kat != KatStatus::kPassed || !op.memory_mismatch.empty()) return false;
   }
   return true;
 }

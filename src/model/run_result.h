@@ -30,6 +30,17 @@ struct OperationResult {
   std::optional<uint64_t> peak_stack_bytes;
   std::optional<uint64_t> heap_peak_bytes;
   std::optional<uint64_t> allocations;
+  // The same untimed run's memory as the simulator saw it (profile::MemoryWatch,
+  // docs/PROFILER.md), to cross-check the harness's figures above: the run function's entry SP
+  // minus the deepest SP of the execution; the peak bytes in use (counting what was in use at
+  // its start, like heap_peak_bytes) and the allocation calls, seen at the allocator's entry
+  // and exit. Empty from a target that does not observe execution.
+  std::optional<uint64_t> sim_peak_stack_bytes;
+  std::optional<uint64_t> sim_heap_peak_bytes;
+  std::optional<uint64_t> sim_allocations;
+  // Why the two memory measurements disagree (stack by more than 4 bytes, or any heap
+  // figure); empty if they agree or one is missing. One of them is wrong: the run fails.
+  std::string memory_mismatch;
   // Share of the operation's cycles spent under each named group of functions ("SHA-2",
   // "bignum", ...; groups are defined per library in data), as a fraction in [0, 1]. Cycles
   // under nested groups count for each of them. Empty if the library defines no groups.
@@ -96,7 +107,8 @@ struct RunResult {
   std::string suite;
   std::vector<ImageResult> images;
 
-  // True if every image completed and every KAT passed.
+  // True if every image completed, every KAT passed and no operation's memory measurements
+  // disagree.
   bool all_passed() const;
 };
 

@@ -4,12 +4,15 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <memory>
 
 #include "build/image_builder.h"
 #include "build/library_description.h"
 #include "build/toolchain.h"
 #include "elf/elf_image.h"
 #include "elf/harness_operations.h"
+#include "profile/primitive_share.h"
+#include "sim/observer_fanout.h"
 #include "sources/ensure.h"
 #include "sources/source_lock.h"
 #include "suite/board_loader.h"
@@ -35,6 +38,10 @@ void enforce_kat_gate(model::OperationResult& op) {
   op.peak_stack_bytes.reset();
   op.heap_peak_bytes.reset();
   op.allocations.reset();
+  op.sim_peak_stack_bytes.reset();
+  op.sim_heap_peak_bytes.reset();
+  op.sim_allocations.reset();
+  op.memory_mismatch.clear();
   if (op.error.empty()) {
     std::vector<std::string> failed;
     for (const auto& v : op.kat_vectors)
@@ -136,9 +143,20 @@ util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOpt
                                           op, cfg.name, fmt::join(*offered, ", ")));
 
         progress.update(fmt::format("{} on {}: running on the simulator", cfg.name, board_name));
-        target::SimTarget target(options.sim_hook_mode,
-                                 options.observer_for_image ? options.observer_for_image(built->elf)
-                                                            : nullptr);
+        sim::ObserverFanout observers;
+        observers.add(options.observer_for_image ? options.observer_for_image(built->elf)
+                                                 : nullptr);
+        // Primitive share (docs/PROFILER.md): a call tracker over the run when the library
+        // names groups of functions. Observing never changes the counts.
+        std::unique_ptr<profile::PrimitiveShareRecorder> share;
+        if (options.primitive_share && !lib->primitive_groups.empty() &&
+            options.sim_hook_mode != sim::HookMode::kBlockCountOnly) {
+          auto recorder = profile::PrimitiveShareRecorder::create(*elf, lib->primitive_groups);
+          if (!recorder) return tl::unexpected(recorder.error());
+          share = std::move(*recorder);
+          observers.add(share->observer());
+        }
+        target::SimTarget target(options.sim_hook_mode, observers.get(), options.memory_watch);
         target::RunRequest rr;
         rr.elf = built->elf;
         rr.board = &*board;
@@ -157,6 +175,12 @@ util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOpt
         image.operations = std::move(ran->operations);
         image.console_log = std::move(ran->console_log);
         for (auto& op : image.operations) enforce_kat_gate(op);
+        if (share) {
+          const auto shares = share->finish();
+          for (auto& op : image.operations)
+            if (auto it = shares.find(op.operation); op.has_timing() && it != shares.end())
+              op.primitive_share = it->second;
+        }
         // The fault is reported from image.fault; protocol problems go into image.error.
         if (!ran->errors.empty()) image.error = fmt::format("{}", fmt::join(ran->errors, "; "));
         return {};

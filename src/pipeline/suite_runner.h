@@ -30,6 +30,12 @@ struct RunOptions {
   // If set, called with each image's ELF before it runs; the observer it returns (owned by
   // the caller, may be nullptr) watches that run (`fathom profile`).
   std::function<sim::ExecutionObserver*(const std::filesystem::path& elf)> observer_for_image;
+  // Fill OperationResult::primitive_share when the library defines [primitive_groups] (a call
+  // tracker watches the run: slower on the host, same counts). `fathom bench` turns it off.
+  bool primitive_share = true;
+  // Cross-check every operation's memory figures with the simulator's own measurement
+  // (target::SimTarget's memory_watch; off for `fathom bench`, which times the simulator).
+  bool memory_watch = true;
 };
 
 // Checks `options` against `suite` before anything is built: unknown configurations are an

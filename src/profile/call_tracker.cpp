@@ -69,7 +69,7 @@ void CallTracker::push(uint32_t function, uint32_t return_address, uint32_t call
       active_span_ = static_cast<int32_t>(s->second);
       span_base_ = stack_.size();
       Tree& t = spans_[s->second];
-      tracing_ = t.profile.nodes.empty();  // trace the first execution only
+      tracing_ = t.profile.nodes.empty() && !options_.call_tree_only;  // the first execution
       if (tracing_) t.profile.start_cycles = now_cycles_;
       span_start_cycles_ = t.profile.start_cycles;
       trace_depth_limit_ = UINT32_MAX;
@@ -103,7 +103,7 @@ void CallTracker::leave(Tree& tree, const StackFrame& f, int32_t node, uint64_t 
   CallNode& n = tree.profile.nodes[static_cast<size_t>(node)];
   n.inclusive_cycles += cycles;
   n.inclusive_instructions += instructions;
-  if (f.return_address != 0) {
+  if (f.return_address != 0 && !options_.call_tree_only) {
     Costs& e = tree.edges[{f.caller_frame, f.frame, f.call_address}];
     e.cycles += cycles;
     e.instructions += instructions;
@@ -152,17 +152,22 @@ void CallTracker::on_instruction(const sim::Instruction& insn, uint32_t pc, uint
   CallNode& wn = whole_.profile.nodes[static_cast<size_t>(top.whole_node)];
   wn.exclusive_cycles += cycles;
   ++wn.exclusive_instructions;
-  Costs& wa = whole_.addresses[static_cast<uint64_t>(top.whole_node) << 32 | pc];
-  wa.cycles += cycles;
-  ++wa.instructions;
+  const bool per_address = !options_.call_tree_only;
+  if (per_address) {
+    Costs& wa = whole_.addresses[static_cast<uint64_t>(top.whole_node) << 32 | pc];
+    wa.cycles += cycles;
+    ++wa.instructions;
+  }
   if (active_span_ >= 0 && top.span_node >= 0) {
     Tree& t = spans_[static_cast<size_t>(active_span_)];
     CallNode& sn = t.profile.nodes[static_cast<size_t>(top.span_node)];
     sn.exclusive_cycles += cycles;
     ++sn.exclusive_instructions;
-    Costs& sa = t.addresses[static_cast<uint64_t>(top.span_node) << 32 | pc];
-    sa.cycles += cycles;
-    ++sa.instructions;
+    if (per_address) {
+      Costs& sa = t.addresses[static_cast<uint64_t>(top.span_node) << 32 | pc];
+      sa.cycles += cycles;
+      ++sa.instructions;
+    }
   }
   now_cycles_ += cycles;
   ++now_instructions_;

@@ -40,6 +40,10 @@ struct TrackerOptions {
   std::vector<Span> spans;
   // Most trace events one operation keeps; past it, deeper calls are no longer traced.
   size_t event_limit = 1'000'000;
+  // Only the call tree (nodes with their costs and calls): no per-address costs, call edges or
+  // trace. What a consumer that reads the tree alone wants (primitive share), at a fraction
+  // of the cost per instruction.
+  bool call_tree_only = false;
 };
 
 class CallTracker final : public sim::ExecutionObserver {

@@ -2,6 +2,8 @@
 
 #include <fmt/core.h>
 
+#include <set>
+
 #include "report/summary.h"
 
 namespace fathom::report {
@@ -65,6 +67,14 @@ void CsvWriter::write(const model::RunResult& run, std::ostream& out) const {
   for (const char* name : {"peak_stack_bytes", "heap_peak_bytes", "allocations", "clock_hz",
                            "image_completed", "image_error", "error"})
     header.push_back(name);
+  // One column per primitive-share group of any row, sorted, at the end: a fraction in [0, 1],
+  // empty where the row has no share for that group.
+  std::set<std::string> share_groups;
+  for (const auto& row : summary.rows)
+    if (row.timed)
+      for (const auto& [group, fraction] : row.operation->primitive_share)
+        share_groups.insert(group);
+  for (const auto& group : share_groups) header.push_back("primitive_share_" + group);
   write_record(out, header);
 
   for (const auto& row : summary.rows) {
@@ -103,6 +113,13 @@ void CsvWriter::write(const model::RunResult& run, std::ostream& out) const {
     fields.push_back(image.completed ? "true" : "false");
     fields.push_back(image.error);
     fields.push_back(op ? op->error : "");
+    for (const auto& group : share_groups) {
+      std::string cell;
+      if (row.timed)  // a timed row has an operation
+        if (auto it = op->primitive_share.find(group); it != op->primitive_share.end())
+          cell = fmt::format("{:.4f}", it->second);
+      fields.push_back(cell);
+    }
     write_record(out, fields);
   }
 }

@@ -66,7 +66,20 @@ Json operation(const model::OperationResult& op) {
   memory["peak_stack_bytes"] = kat_passed ? optional_value(op.peak_stack_bytes) : Json(nullptr);
   memory["heap_peak_bytes"] = kat_passed ? optional_value(op.heap_peak_bytes) : Json(nullptr);
   memory["allocations"] = kat_passed ? optional_value(op.allocations) : Json(nullptr);
+  // The simulator's measurement of the same run and the cross-check (docs/PROFILER.md).
+  memory["sim_peak_stack_bytes"] =
+      kat_passed ? optional_value(op.sim_peak_stack_bytes) : Json(nullptr);
+  memory["sim_heap_peak_bytes"] =
+      kat_passed ? optional_value(op.sim_heap_peak_bytes) : Json(nullptr);
+  memory["sim_allocations"] = kat_passed ? optional_value(op.sim_allocations) : Json(nullptr);
+  memory["mismatch"] = text_or_null(op.memory_mismatch);
   out["memory"] = std::move(memory);
+  // Group -> fraction of the operation's cycles under it (std::map: sorted); {} when the
+  // library defines no groups or the KAT did not pass.
+  Json share = Json::object();
+  if (kat_passed)
+    for (const auto& [group, fraction] : op.primitive_share) share[group] = number(fraction);
+  out["primitive_share"] = std::move(share);
   out["error"] = text_or_null(op.error);
   return out;
 }

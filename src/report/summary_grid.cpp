@@ -2,8 +2,11 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
+#include <map>
+#include <utility>
 
 namespace fathom::report {
 namespace {
@@ -26,6 +29,25 @@ std::string microseconds(double value) {
   const auto dot = text.find('.');
   const auto whole = static_cast<uint64_t>(std::stoull(text.substr(0, dot)));
   return with_thousands(whole) + text.substr(dot);
+}
+
+// "bignum 93%, SHA-2 2%": the groups of a primitive share with at least 1%, largest first (ties
+// by name), at most three; "<1%" when no group reaches 1%. A share just under 100% prints as
+// 99%, so "100%" means the whole operation.
+std::string share_text(const std::map<std::string, double>& share) {
+  std::vector<std::pair<std::string, double>> groups;
+  for (const auto& [name, fraction] : share)
+    if (std::isfinite(fraction) && fraction >= 0.01) groups.emplace_back(name, fraction);
+  if (groups.empty()) return "<1%";
+  std::stable_sort(groups.begin(), groups.end(),
+                   [](const auto& a, const auto& b) { return a.second > b.second; });
+  std::string text;
+  for (size_t i = 0; i < groups.size() && i < 3; ++i) {
+    const double percent = groups[i].second * 100.0;
+    const long rounded = percent < 100.0 ? std::min(99L, std::lround(percent)) : 100L;
+    text += fmt::format("{}{} {}%", i ? ", " : "", groups[i].first, rounded);
+  }
+  return text;
 }
 
 }  // namespace
@@ -88,6 +110,15 @@ Grid summary_grid(const Summary& summary) {
   columns.push_back({"KAT", false, [](auto& r) {
                        return r.operation ? kat_text(*r.operation) : std::string(kMissing);
                      }});
+  bool show_share = false;
+  for (const auto& row : summary.rows)
+    show_share = show_share || (row.timed && !row.operation->primitive_share.empty());
+  if (show_share)
+    columns.push_back({"primitive share", false, [](auto& r) {
+                         return r.timed && !r.operation->primitive_share.empty()
+                                    ? share_text(r.operation->primitive_share)
+                                    : std::string(kMissing);
+                       }});
   if (show_note) columns.push_back({"note", false, [](auto& r) { return row_note(r); }});
 
   Grid grid;

@@ -1,8 +1,10 @@
 #pragma once
 // The columns that the table and markdown writers share, as text cells: configuration,
 // [board], operation, cycle statistics (median, p99, min, max, n), instructions, time [µs],
-// [ratio], memory, KAT, [note]. Bracketed columns appear only when needed: board with more
-// than one board, ratio with at least two configurations, note when some row has a note.
+// [ratio], memory, KAT, [primitive share], [note]. Bracketed columns appear only when needed:
+// board with more than one board, ratio with at least two configurations, primitive share when
+// some timed row has one (its largest groups, "bignum 93%, SHA-2 2%"), note when some row has
+// a note.
 #include <string>
 #include <vector>
 

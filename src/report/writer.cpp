@@ -3,6 +3,7 @@
 #include <fmt/core.h>
 #include <fmt/format.h>
 
+#include "report/benchmark_tables.h"
 #include "report/csv_writer.h"
 #include "report/gbench_writer.h"
 #include "report/json_writer.h"
@@ -12,7 +13,8 @@
 namespace fathom::report {
 
 const std::vector<std::string>& writer_formats() {
-  static const std::vector<std::string> formats = {"table", "json", "csv", "markdown", "gbench"};
+  static const std::vector<std::string> formats = {"table", "json", "csv", "markdown", "gbench",
+                                                    "pqm4-md"};
   return formats;
 }
 
@@ -22,6 +24,7 @@ util::Result<std::unique_ptr<Writer>> make_writer(std::string_view format) {
   if (format == "csv") return std::make_unique<CsvWriter>();
   if (format == "markdown") return std::make_unique<MarkdownWriter>();
   if (format == "gbench") return std::make_unique<GbenchWriter>();
+  if (format == "pqm4-md") return std::make_unique<BenchmarkTablesWriter>();
   return util::fail(fmt::format("unknown report format '{}'; use one of: {}", format,
                                 fmt::join(writer_formats(), ", ")));
 }

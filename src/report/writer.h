@@ -28,8 +28,8 @@ class Writer {
 // Names accepted by make_writer, in the order shown in help texts.
 const std::vector<std::string>& writer_formats();
 
-// The writer for `format` ("table", "json", "csv", "markdown", "gbench"); an error listing
-// the valid names for anything else.
+// The writer for `format` ("table", "json", "csv", "markdown", "gbench", "pqm4-md"); an error
+// listing the valid names for anything else.
 util::Result<std::unique_ptr<Writer>> make_writer(std::string_view format);
 
 }  // namespace fathom::report

@@ -284,7 +284,7 @@ void Machine::on_code(uc_engine*, uint64_t address, uint32_t, void* self_ptr) {
                           fmt::format("the cycle budget of {} cycles ran out", self->budget_));
 }
 
-const Machine::Block& Machine::block_at(uint32_t start, uint32_t size_bytes) {
+Machine::Block& Machine::block_at(uint32_t start, uint32_t size_bytes) {
   // A direct-mapped cache in front of the map: most block executions hit it.
   Block*& cached = block_cache_[(start >> 1) & (kBlockCacheSize - 1)];
   if (cached && cached->start == start && cached->size_bytes == size_bytes) return *cached;
@@ -299,6 +299,7 @@ Machine::Block& Machine::build_block(uint32_t start, uint32_t size_bytes) {
     b = Block{};
     b.start = start;
     b.size_bytes = size_bytes;
+    b.memoizable = true;
     for (uint32_t pc = start; pc < start + size_bytes;) {
       const Instruction& insn = instruction_at(pc);
       uint8_t kind = 0;
@@ -312,8 +313,12 @@ Machine::Block& Machine::build_block(uint32_t start, uint32_t size_bytes) {
       b.kinds.push_back(kind);
       b.special |= kind != 0;
       b.unhooked |= (kind & Block::kUnhookedOperands) != 0;
+      b.memoizable &= !timing_->cost_reads_operands(insn);
       pc += insn.size_bytes ? insn.size_bytes : 2;
     }
+    b.end = b.addresses.empty() ? start
+                                : b.addresses.back() + b.instructions.back()->size_bytes;
+    b.memoizable &= !b.special;
   }
   return b;
 }
@@ -340,6 +345,17 @@ uint32_t Machine::executing_pc() const {
   return mode_ == HookMode::kPerInstruction ? current_pc_ : read_pc();
 }
 
+uint32_t Machine::read_core_register(unsigned index) const {
+  if (index > 15) return 0;
+  const int id = index <= 12 ? UC_ARM_REG_R0 + static_cast<int>(index)
+                 : index == 13 ? UC_ARM_REG_SP
+                 : index == 14 ? UC_ARM_REG_LR
+                               : UC_ARM_REG_PC;
+  uint32_t value = 0;
+  uc_reg_read(uc_, id, &value);
+  return index == 15 ? value & ~1u : value;
+}
+
 uint32_t Machine::read_pc() const {
   uint32_t pc = 0;
   uc_reg_read(uc_, UC_ARM_REG_PC, &pc);
@@ -347,12 +363,16 @@ uint32_t Machine::read_pc() const {
 }
 
 void Machine::charge_pending(size_t index, uint32_t next_address) {
-  const Block* b = pending_;
+  Block* b = pending_;
   if (!b) return;
   index = std::min(index, b->instructions.size());
   if (pending_charged_ >= index) return;
   const size_t n = b->instructions.size();
   if (!b->special && !it_block_.active() && !observer_) {
+    if (memoize_ && b->memoizable && pending_charged_ == 0 && index == n) {
+      charge_memoized(*b, next_address);
+      return;
+    }
     // Fast path: nothing conditional or data-dependent in the block.
     for (size_t i = pending_charged_; i < index; ++i) {
       const uint32_t next = i + 1 < n ? b->addresses[i + 1] : next_address;
@@ -396,6 +416,34 @@ void Machine::charge_pending(size_t index, uint32_t next_address) {
   outcome_.instructions += index - pending_charged_;
   if (observer_ && index == n) uc_reg_read(uc_, UC_ARM_REG_SP, &block_sp_);
   pending_charged_ = index;
+}
+
+void Machine::charge_memoized(Block& b, uint32_t next_address) {
+  const uint64_t key = timing_->state_key(b.start) << 1 | (next_address != b.end ? 1u : 0u);
+  const size_t n = b.instructions.size();
+  outcome_.instructions += n;
+  pending_charged_ = n;
+  for (size_t k = 0; k < b.memo_count; ++k) {
+    if (b.memo[k].key == key) {
+      ++outcome_.memoized_blocks;
+      outcome_.cycles += b.memo[k].cycles;
+      timing_->set_state(b.memo[k].exit);
+      return;
+    }
+  }
+  uint64_t cycles = 0;
+  for (size_t i = 0; i < n; ++i)
+    cycles += timing_->cycles(*b.instructions[i], b.addresses[i],
+                              i + 1 < n ? b.addresses[i + 1] : next_address);
+  outcome_.cycles += cycles;
+  size_t slot = b.memo_count;
+  if (b.memo_count < Block::kMemoEntries) {
+    ++b.memo_count;
+  } else {  // full: replace the oldest entry
+    slot = b.memo_next;
+    b.memo_next = static_cast<uint8_t>((b.memo_next + 1) % Block::kMemoEntries);
+  }
+  b.memo[slot] = {key, cycles, timing_->state()};
 }
 
 bool Machine::skip_changes_cost(const Instruction& insn) {
@@ -446,7 +494,7 @@ void Machine::on_block(uc_engine*, uint64_t address, uint32_t size, void* self_p
   // instruction's successor is known.
   if (self->pending_) self->charge_pending(self->pending_->instructions.size(), start);
   self->pending_operands_.clear();
-  const Block& b = self->block_at(start, size);
+  Block& b = self->block_at(start, size);
   self->pending_ = &b;
   self->pending_charged_ = 0;
   self->device_cursor_ = 0;
@@ -705,6 +753,7 @@ RunOutcome Machine::run(uint64_t cycle_budget) {
         uc_mem_write(uc_, seg.load_address, seg.data.data(), seg.data.size());
   scs_ = SystemControl(cpuid_);
   if (auto fresh = timing::make_timing_model(board_)) timing_ = std::move(*fresh);
+  memoize_ = timing_->has_compact_state();
   const model::MemoryRegion* flash = board_.flash();
   uint32_t vectors[2] = {0, 0};
   if (!flash || uc_mem_read(uc_, flash->origin, vectors, sizeof vectors) != UC_ERR_OK) {

@@ -52,6 +52,9 @@ struct RunOutcome {
   // access no instruction of the block could have made. Counts near them may be off by a few
   // cycles; 0 for fathom's images (tests check it).
   uint64_t inexact_events = 0;
+  // kBlock: block executions charged from the block's memoized cost (the rest were charged
+  // instruction by instruction). A diagnostic; the counts are the same either way.
+  uint64_t memoized_blocks = 0;
   double host_seconds = 0;
 };
 
@@ -97,6 +100,17 @@ class Machine {
   // and kPerInstruction only. The observer must outlive the runs.
   void set_observer(ExecutionObserver* observer) { observer_ = observer; }
 
+  // Core register `index` (0..12 = R0..R12, 13 = SP, 14 = LR, 15 = PC with the Thumb bit
+  // clear) as the simulated CPU holds it at the time of the call; 0 for an index above 15.
+  // For an observer, during on_instruction: in kPerInstruction, the state right after the
+  // reported instruction; in kBlock, the state at the start of the next translation block,
+  // i.e. after the last instruction of the reported one's block — exact for an instruction
+  // that ends its block (any branch, call or return) — or, when a device access inside a
+  // block charges its earlier instructions, the state at that access. PC is exact only in
+  // kPerInstruction: in kBlock Unicorn does not write it when one block chains straight into
+  // the next, so it may still hold an earlier block's address.
+  uint32_t read_core_register(unsigned index) const;
+
  private:
   Machine(const model::Board& board, uc_engine* uc,
           std::unique_ptr<timing::CoreTimingModel> timing, HookMode mode);
@@ -130,12 +144,31 @@ class Machine {
     std::vector<uint8_t> kinds;
     bool special = false;
     bool unhooked = false;
+    uint32_t end = 0;  // address after the last instruction (where a not-taken exit goes)
+    // Memoized costs: charged whole from a timing state with key `key` (CoreTimingModel::
+    // state_key at `start`, shifted left once, bit 0 = the last instruction branched), the block
+    // took `cycles` and left `exit`. Only for a block that is not special and has no instruction
+    // whose cost reads operand values (`memoizable`), never with an observer or an IT block
+    // carried in; machine_test proves the cached costs equal the charged ones.
+    struct Memo {
+      uint64_t key = 0;
+      uint64_t cycles = 0;
+      timing::CoreTimingModel::State exit;
+    };
+    static constexpr size_t kMemoEntries = 4;
+    std::array<Memo, kMemoEntries> memo{};
+    uint8_t memo_count = 0;  // valid entries
+    uint8_t memo_next = 0;   // entry to replace when all are valid
+    bool memoizable = false;
   };
-  const Block& block_at(uint32_t start, uint32_t size_bytes);
+  Block& block_at(uint32_t start, uint32_t size_bytes);
   Block& build_block(uint32_t start, uint32_t size_bytes);
   // kBlock: charges the pending block's instructions up to (excluding) `index`; the last one
   // charged continues at `next_address`.
   void charge_pending(size_t index, uint32_t next_address);
+  // kBlock: charges all of `b` (memoizable, nothing charged yet, no IT block carried in, no
+  // observer) from its memo, or charges it and fills the memo.
+  void charge_memoized(Block& b, uint32_t next_address);
   // kBlock: makes every instruction before the one at `pc` charged (a mid-block event such as
   // a CYCCNT read); with `including`, the one at `pc` too (the run stops there).
   void charge_up_to(uint32_t pc, bool including);
@@ -194,9 +227,10 @@ class Machine {
   std::unordered_map<uint32_t, Block> blocks_;  // by start address
   static constexpr size_t kBlockCacheSize = 8192;
   std::array<Block*, kBlockCacheSize> block_cache_{};
+  bool memoize_ = false;  // the timing model has compact state: blocks may be memoized
   std::unordered_set<uint32_t> operand_hooks_;  // addresses with an operand hook
   // kBlock: the block executing now and how many of its instructions are charged already.
-  const Block* pending_ = nullptr;
+  Block* pending_ = nullptr;
   size_t pending_charged_ = 0;
   // kBlock: operand values (for an IT: the APSR flags) read by the operand hooks, in execution order, not yet charged.
   // Each address runs at most once per block execution, so address -> values is unambiguous.

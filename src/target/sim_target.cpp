@@ -2,14 +2,70 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <cstring>
+#include <memory>
 
 #include "elf/elf_image.h"
 #include "protocol/stream_decoder.h"
+#include "profile/memory_watch.h"
 #include "sim/machine.h"
+#include "sim/observer_fanout.h"
 
 namespace fathom::target {
 namespace {
+
+// Largest difference between the stack peak from the deepest SP and the painted one that is
+// not a disagreement: the harness finds the lowest overwritten word, so a frame whose deepest
+// word is pushed but a byte or half-word store would differ by less than a word.
+constexpr uint64_t kStackToleranceBytes = 4;
+// memory_run leaves this much under its SP unpainted (its own loop runs there), so the painted
+// figure is never below it: an operation using less reads as exactly this.
+constexpr uint64_t kHarnessUnpaintedBytes = 64;
+
+// The function that runs the harness's untimed memory execution (fathom_harness.c); GCC may
+// add a suffix (memory_run.constprop.0).
+bool in_memory_run(const elf::ElfImage& image, uint32_t address) {
+  const elf::Symbol* f = image.function_at(address);
+  return f != nullptr && f->name.rfind("memory_run", 0) == 0;
+}
+
+// Copies the simulator's figures for the execution the harness's MEM record comes from (the
+// one called from memory_run; the last one if that function is not found) and notes a
+// disagreement.
+void add_simulator_memory(const elf::ElfImage& image, const profile::MemoryWatchOptions& options,
+                          const std::vector<profile::OperationMemory>& executions,
+                          model::OperationResult& op) {
+  const profile::OperationMemory* chosen = nullptr;
+  for (const auto& e : executions) {
+    if (!e.returned || options.operations[e.operation].name != op.operation) continue;
+    if (chosen == nullptr || !in_memory_run(image, chosen->call_address)) chosen = &e;
+  }
+  if (chosen == nullptr) return;
+  op.sim_peak_stack_bytes = chosen->peak_stack_bytes();
+  op.sim_heap_peak_bytes = chosen->heap_peak_bytes;
+  op.sim_allocations = chosen->allocations;
+  if (!op.peak_stack_bytes || !op.heap_peak_bytes || !op.allocations) return;
+  std::vector<std::string> problems;
+  const uint64_t painted = *op.peak_stack_bytes;
+  const uint64_t deepest = std::max(*op.sim_peak_stack_bytes, kHarnessUnpaintedBytes);
+  if ((painted > deepest ? painted - deepest : deepest - painted) > kStackToleranceBytes)
+    problems.push_back(fmt::format("peak stack {} bytes painted by the harness, {} from the "
+                                   "deepest SP the simulator saw",
+                                   painted, *op.sim_peak_stack_bytes));
+  if (*op.heap_peak_bytes != *op.sim_heap_peak_bytes)
+    problems.push_back(fmt::format("heap peak {} bytes from the harness, {} seen at the "
+                                   "allocator by the simulator",
+                                   *op.heap_peak_bytes, *op.sim_heap_peak_bytes));
+  if (*op.allocations != *op.sim_allocations)
+    problems.push_back(fmt::format("{} allocations from the harness, {} seen by the simulator",
+                                   *op.allocations, *op.sim_allocations));
+  std::string text;
+  for (const auto& p : problems) text += (text.empty() ? "" : "; ") + p;
+  if (!text.empty())
+    op.memory_mismatch = "memory measurements disagree: " + text +
+                         " (one of them is wrong; see docs/PROFILER.md)";
+}
 
 // Layout of the harness's `fathom_params` object (firmware/harness/fathom_harness.c).
 constexpr uint32_t kParamsMagic = 0x50485446u;
@@ -43,7 +99,19 @@ util::Result<TargetRun> SimTarget::run(const RunRequest& req) {
   auto machine = sim::Machine::create(*req.board, mode_);
   if (!machine) return tl::unexpected(machine.error());
   if (auto r = (*machine)->load(*image); !r) return tl::unexpected(r.error());
-  (*machine)->set_observer(observer_);
+  // The simulator's own memory measurement, beside any observer of the caller's.
+  std::unique_ptr<profile::MemoryWatch> watch;
+  auto watch_options = profile::memory_watch_options(*image);
+  sim::ObserverFanout observers;
+  observers.add(observer_);
+  if (memory_watch_ && watch_options && mode_ != sim::HookMode::kBlockCountOnly) {
+    watch_options->registers_after_each_instruction = mode_ == sim::HookMode::kPerInstruction;
+    sim::Machine* m = machine->get();
+    watch = std::make_unique<profile::MemoryWatch>(
+        *image, *watch_options, [m](unsigned r) { return m->read_core_register(r); });
+    observers.add(watch.get());
+  }
+  (*machine)->set_observer(observers.get());
 
   const elf::Symbol* params = image->find_symbol("fathom_params");
   if (!params)
@@ -83,6 +151,10 @@ util::Result<TargetRun> SimTarget::run(const RunRequest& req) {
   run.total_instructions = outcome.instructions;
   run.timing_model = (*machine)->timing_model_name();
   run.host_seconds = outcome.host_seconds;
+  if (watch) {
+    const auto executions = watch->executions();
+    for (auto& op : run.operations) add_simulator_memory(*image, *watch_options, executions, op);
+  }
   return run;
 }
 

@@ -1,7 +1,9 @@
 #pragma once
 // The interface every per-core cycle model implements. The simulator calls `cycles` once per
 // executed instruction, in execution order, after it knows where execution went next, so
-// branch costs come from what actually happened. docs/TIMING.md describes the models.
+// branch costs come from what actually happened — or, for a run of instructions it charged
+// before from an equal state, restores the state they left (state snapshots, below).
+// docs/TIMING.md describes the models.
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -39,6 +41,42 @@ class CoreTimingModel {
   // of neighbouring loads, result latencies, the fetch buffer). A penalty that silicon pays
   // for fetching a branch target is charged to the target instruction.
   virtual uint32_t cycles(const Instruction& insn, uint32_t address, uint32_t next_address) = 0;
+
+  // --- State snapshots, for memoizing costs. The machine charges a translation block that ran
+  // before from an equal state with the cycles it took then and the state it left
+  // (sim::Machine, kBlock); the per-instruction reference proves it exact. ---
+
+  // Everything the model carries from one `cycles` call to the next (the values of
+  // set_operand_values excepted), packed by the model.
+  struct State {
+    uint64_t words[2] = {0, 0};
+    bool operator==(const State&) const = default;
+  };
+
+  // Whether `state_key`, `state` and `set_state` work for this model. False (the default) when
+  // the state does not fit a State, e.g. with an instruction cache: the machine then charges
+  // every instruction.
+  virtual bool has_compact_state() const { return false; }
+
+  // The carried state as it bears on instructions executed from `address` on, packed below
+  // 2^63. Contract: whenever two calls at the same `address` give equal keys, the same sequence
+  // of `cycles` calls starting at `address` (none on an instruction that `cost_reads_operands`)
+  // returns the same cycles, and leaves states that behave the same from then on. What cannot
+  // matter at `address` is folded away (where the previous instruction ended counts only as
+  // "is it `address`"), so that entries from different predecessors share a key.
+  virtual uint64_t state_key(uint32_t address) const {
+    (void)address;
+    return 0;
+  }
+  // The full carried state, and restoring it (a value from `state` of the same model type).
+  virtual State state() const { return {}; }
+  virtual void set_state(const State& state) { (void)state; }
+
+  // Whether `insn`'s cost reads the values last given to set_operand_values (then it is not a
+  // function of the state: the machine never memoizes it). Divides on every model.
+  virtual bool cost_reads_operands(const Instruction& insn) const {
+    return insn.cls == InstrClass::kDivide;
+  }
 };
 
 // The model for `board`'s core and memory system (src/sim/timing/timing_model_factory.cpp);

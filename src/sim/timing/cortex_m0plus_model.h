@@ -15,6 +15,20 @@ class CortexM0PlusModel final : public CoreTimingModel {
 
   std::string name() const override;
   uint32_t cycles(const Instruction& insn, uint32_t address, uint32_t next_address) override;
+  // State: expected_next_ and the fetch word held.
+  bool has_compact_state() const override { return fetch_.has_compact_state(); }
+  uint64_t state_key(uint32_t address) const override {
+    return uint64_t{expected_next_ == address} | uint64_t{fetch_.holds_word_of(address)} << 1;
+  }
+  State state() const override {
+    return {{0, uint64_t{expected_next_} | uint64_t{fetch_.held_word()} << 32}};
+  }
+  void set_state(const State& state) override {
+    expected_next_ = static_cast<uint32_t>(state.words[1]);
+    fetch_.set_held_word(static_cast<uint32_t>(state.words[1] >> 32));
+  }
+  // No divider (ARMv6-M), so nothing reads operand values.
+  bool cost_reads_operands(const Instruction&) const override { return false; }
 
  private:
   FetchModel fetch_;

@@ -142,4 +142,36 @@ uint32_t CortexM33Model::cycles(const Instruction& insn, uint32_t address,
   return total;
 }
 
+// State words: [0] the previous instruction's effects (bits 0-15 late_result_, 16-31
+// previous_written_, 32-36 flags, 40-47 fpu_busy_cycles_); [1] expected_next_ and the fetch
+// word held (high half).
+CoreTimingModel::State CortexM33Model::state() const {
+  State s;
+  s.words[0] = uint64_t{late_result_} | uint64_t{previous_written_} << 16 |
+               uint64_t{late_from_load_} << 32 | uint64_t{late_from_mac_} << 33 |
+               uint64_t{previous_pairable_} << 34 | uint64_t{previous_sets_flags_} << 35 |
+               uint64_t{previous_16bit_} << 36 | uint64_t{fpu_busy_cycles_ & 0xFFu} << 40;
+  s.words[1] = uint64_t{expected_next_} | uint64_t{fetch_.held_word()} << 32;
+  return s;
+}
+
+void CortexM33Model::set_state(const State& s) {
+  late_result_ = static_cast<RegMask>(s.words[0]);
+  previous_written_ = static_cast<RegMask>(s.words[0] >> 16);
+  late_from_load_ = (s.words[0] >> 32) & 1;
+  late_from_mac_ = (s.words[0] >> 33) & 1;
+  previous_pairable_ = (s.words[0] >> 34) & 1;
+  previous_sets_flags_ = (s.words[0] >> 35) & 1;
+  previous_16bit_ = (s.words[0] >> 36) & 1;
+  fpu_busy_cycles_ = static_cast<uint32_t>(s.words[0] >> 40) & 0xFFu;
+  expected_next_ = static_cast<uint32_t>(s.words[1]);
+  fetch_.set_held_word(static_cast<uint32_t>(s.words[1] >> 32));
+}
+
+uint64_t CortexM33Model::state_key(uint32_t address) const {
+  // fpu_busy_cycles_ is at most 2 (set to 2 by a MAC, then only decreases): 8 bits hold it.
+  return state().words[0] | uint64_t{expected_next_ == address} << 48 |
+         uint64_t{fetch_.holds_word_of(address)} << 49;
+}
+
 }  // namespace fathom::sim::timing

@@ -20,6 +20,10 @@ class CortexM33Model final : public CoreTimingModel {
     operands_[1] = second;
   }
   uint32_t cycles(const Instruction& insn, uint32_t address, uint32_t next_address) override;
+  bool has_compact_state() const override { return fetch_.has_compact_state(); }
+  uint64_t state_key(uint32_t address) const override;
+  State state() const override;
+  void set_state(const State& state) override;
 
  private:
   uint32_t base_cycles(const Instruction& insn, bool taken) const;

@@ -13,6 +13,10 @@ class CortexM3Model final : public CortexM4Model {
   bool uses_operand_values(const Instruction& insn) const override {
     return insn.needs_operand_values;
   }
+  // Long multiplies read the operand values (multiply_cycles), as divides do.
+  bool cost_reads_operands(const Instruction& insn) const override {
+    return insn.cls == InstrClass::kDivide || insn.cls == InstrClass::kLongMultiply;
+  }
 
  protected:
   const char* core_version() const override { return "cortex-m3/1"; }

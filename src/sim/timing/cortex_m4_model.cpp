@@ -101,4 +101,34 @@ uint32_t CortexM4Model::cycles(const Instruction& insn, uint32_t address,
   return c + 1;
 }
 
+// State words: [0] the previous instruction's effects (bits 0-2 flags, 16-31
+// previous_load_data_, 32-47 previous_result_); [1] expected_next_ and the fetch word held
+// (high half).
+CoreTimingModel::State CortexM4Model::state() const {
+  State s;
+  s.words[0] = uint64_t{previous_load_} | uint64_t{previous_store_} << 1 |
+               uint64_t{previous_16bit_} << 2 | uint64_t{previous_load_data_} << 16 |
+               uint64_t{previous_result_} << 32;
+  s.words[1] = uint64_t{expected_next_} | uint64_t{fetch_.held_word()} << 32;
+  return s;
+}
+
+void CortexM4Model::set_state(const State& s) {
+  previous_load_ = s.words[0] & 1;
+  previous_store_ = (s.words[0] >> 1) & 1;
+  previous_16bit_ = (s.words[0] >> 2) & 1;
+  previous_load_data_ = static_cast<RegMask>(s.words[0] >> 16);
+  previous_result_ = static_cast<RegMask>(s.words[0] >> 32);
+  expected_next_ = static_cast<uint32_t>(s.words[1]);
+  fetch_.set_held_word(static_cast<uint32_t>(s.words[1] >> 32));
+}
+
+uint64_t CortexM4Model::state_key(uint32_t address) const {
+  uint64_t key = state().words[0];
+  // The loaded registers matter only right after a load (`cycles` reads them then alone).
+  if (!previous_load_) key &= ~(uint64_t{0xFFFF} << 16);
+  return key | uint64_t{expected_next_ == address} << 48 |
+         uint64_t{fetch_.holds_word_of(address)} << 49;
+}
+
 }  // namespace fathom::sim::timing

@@ -18,6 +18,10 @@ class CortexM4Model : public CoreTimingModel {
     operands_[1] = second;
   }
   uint32_t cycles(const Instruction& insn, uint32_t address, uint32_t next_address) override;
+  bool has_compact_state() const override { return fetch_.has_compact_state(); }
+  uint64_t state_key(uint32_t address) const override;
+  State state() const override;
+  void set_state(const State& state) override;
 
  protected:
   // Core name and model version for name(), e.g. "cortex-m4/1".

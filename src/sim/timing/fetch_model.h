@@ -35,6 +35,17 @@ class FetchModel {
     return (wait_states_ != 0 && address - flash_origin_ < flash_length_) ? wait_states_ : 0;
   }
 
+  // State snapshots (timing::CoreTimingModel::State). Without an instruction cache (or
+  // without wait states) the only state is the fetch word the core holds.
+  bool has_compact_state() const { return !(icache_ && wait_states_ != 0); }
+  uint32_t held_word() const { return last_word_; }
+  void set_held_word(uint32_t word) { last_word_ = word; }
+  // Whether the fetch of an instruction at `address` may find its first word already held: the
+  // one bit of the held word that matters for the instructions from `address` on.
+  bool holds_word_of(uint32_t address) const {
+    return wait_states_ != 0 && last_word_ == address >> 2;
+  }
+
   // "ws=0 prefetch=on icache=off", for the model's name.
   std::string describe() const;
 

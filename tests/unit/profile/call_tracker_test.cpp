@@ -212,5 +212,32 @@ TEST_F(CallTrackerTest, AnOperationThatEndsInATailCallKeepsItsCallee) {
   }
 }
 
+TEST_F(CallTrackerTest, CallTreeOnlyGivesTheSameTreeWithoutTheDetail) {
+  CallTracker full(options());
+  run(sim::HookMode::kBlock, &full);
+  TrackerOptions o = options();
+  o.call_tree_only = true;
+  CallTracker lean(o);
+  run(sim::HookMode::kBlock, &lean);
+  const ProfileSet a = full.finish(), b = lean.finish();
+  ASSERT_EQ(a.profiles.size(), b.profiles.size());
+  for (size_t i = 0; i < a.profiles.size(); ++i) {
+    const Profile &pa = a.profiles[i], &pb = b.profiles[i];
+    EXPECT_EQ(pa.total_cycles, pb.total_cycles);
+    ASSERT_EQ(pa.nodes.size(), pb.nodes.size());
+    for (size_t n = 0; n < pa.nodes.size(); ++n) {
+      EXPECT_EQ(pa.nodes[n].frame, pb.nodes[n].frame);
+      EXPECT_EQ(pa.nodes[n].calls, pb.nodes[n].calls);
+      EXPECT_EQ(pa.nodes[n].inclusive_cycles, pb.nodes[n].inclusive_cycles);
+      EXPECT_EQ(pa.nodes[n].exclusive_cycles, pb.nodes[n].exclusive_cycles);
+    }
+    EXPECT_FALSE(pa.addresses.empty());
+    EXPECT_TRUE(pb.addresses.empty());
+    EXPECT_TRUE(pb.node_addresses.empty());
+    EXPECT_TRUE(pb.edges.empty());
+    EXPECT_TRUE(pb.events.empty());
+  }
+}
+
 }  // namespace
 }  // namespace fathom::profile

@@ -90,7 +90,9 @@ TEST(InlineExpansion, InlinedFunctionBecomesAFrameUnderItsHostAndTotalsStay) {
   EXPECT_TRUE(found);
   // Real functions are not marked inlined.
   for (const auto& f : set.frames) {
-    if (f.name == "benchmark" || f.name == "fib") EXPECT_FALSE(f.inlined);
+    if (f.name == "benchmark" || f.name == "fib") {
+      EXPECT_FALSE(f.inlined);
+    }
   }
 }
 

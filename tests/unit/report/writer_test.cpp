@@ -24,7 +24,8 @@ TEST(Writer, FactoryKnowsEveryFormatAndListsThemOnError) {
   auto unknown = make_writer("xml");
   ASSERT_FALSE(unknown.has_value());
   EXPECT_EQ(unknown.error().message,
-            "unknown report format 'xml'; use one of: table, json, csv, markdown, gbench");
+            "unknown report format 'xml'; use one of: table, json, csv, markdown, gbench, "
+            "pqm4-md");
 }
 
 TEST(Writer, FailedKatShowsNoMeasuredNumberInAnyFormat) {

@@ -350,6 +350,82 @@ TEST_F(MachineTest, BlockHooksGiveThePerInstructionCounts) {
   }
 }
 
+// Counts what an observer sees; its presence makes kBlock charge every instruction.
+class CountingObserver final : public ExecutionObserver {
+ public:
+  void on_instruction(const Instruction&, uint32_t, uint32_t, uint32_t cycles, bool,
+                      uint32_t) override {
+    cycles_ += cycles;
+    ++instructions_;
+  }
+  uint64_t cycles_ = 0;
+  uint64_t instructions_ = 0;
+};
+
+// kBlock charges a block that ran before from an equal timing-model state with the cycles it
+// took then (Block::Memo, CoreTimingModel::state_key). The mixed fixture's loop makes the memo
+// hit; the counts, CYCCNT reads included, must stay those of the per-instruction reference and
+// of the charged path (an observer turns the memo off), with and without flash wait states (the
+// fetch model's state is part of the key), and on a second run of one machine, whose blocks all
+// have memo entries already. An instruction cache does not fit a compact state: no memo.
+TEST_F(MachineTest, MemoizedBlocksGiveTheChargedCosts) {
+  struct Memory {
+    const char* name;
+    uint32_t wait_states;
+    bool prefetch;
+    bool icache;
+    bool memoized;
+  };
+  const Memory memories[] = {{"ws=0", 0, true, false, true},
+                             {"ws=2 prefetch", 2, true, false, true},
+                             {"ws=3 no prefetch", 3, false, false, true},
+                             {"ws=2 icache", 2, true, true, false}};
+  for (const char* core : {"cortex-m33", "cortex-m4", "cortex-m3"}) {
+    for (const Memory& memory : memories) {
+      SCOPED_TRACE(std::string(core) + " " + memory.name);
+      model::Board board = board_;
+      board.core = core;
+      board.memory[0].wait_states = memory.wait_states;
+      board.prefetch = memory.prefetch;
+      board.icache = memory.icache;
+      auto machine = [&](HookMode mode) {
+        auto m = Machine::create(board, mode);
+        EXPECT_TRUE(m) << m.error().message;
+        if (!m) return std::unique_ptr<Machine>();
+        EXPECT_TRUE((*m)->load(*image_));
+        set_mode(**m, kMixed);
+        return std::move(*m);
+      };
+      auto reference_machine = machine(HookMode::kPerInstruction);
+      auto block_machine = machine(HookMode::kBlock);
+      auto observed_machine = machine(HookMode::kBlock);
+      ASSERT_TRUE(reference_machine && block_machine && observed_machine);
+      const RunOutcome reference = reference_machine->run(kBudgetCycles);
+      ASSERT_TRUE(reference.exited) << reference.console;
+      const RunOutcome first = block_machine->run(kBudgetCycles);
+      const RunOutcome second = block_machine->run(kBudgetCycles);
+      CountingObserver observer;
+      observed_machine->set_observer(&observer);
+      const RunOutcome charged = observed_machine->run(kBudgetCycles);
+
+      expect_same(reference, first);
+      expect_same(reference, second);
+      expect_same(reference, charged);
+      EXPECT_EQ(observer.cycles_, charged.cycles);
+      EXPECT_EQ(observer.instructions_, charged.instructions);
+      EXPECT_EQ(charged.memoized_blocks, 0u);
+      EXPECT_EQ(reference.memoized_blocks, 0u);
+      if (memory.memoized) {
+        EXPECT_GT(first.memoized_blocks, 500u);
+        EXPECT_GT(second.memoized_blocks, first.memoized_blocks);
+      } else {
+        EXPECT_EQ(first.memoized_blocks, 0u);
+        EXPECT_EQ(second.memoized_blocks, 0u);
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace fathom::sim
 
