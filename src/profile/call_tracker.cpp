@@ -154,7 +154,9 @@ void CallTracker::on_instruction(const sim::Instruction& insn, uint32_t pc, uint
   ++wn.exclusive_instructions;
   const bool per_address = !options_.call_tree_only;
   if (per_address) {
-    Costs& wa = whole_.addresses[static_cast<uint64_t>(top.whole_node) << 32 | pc];
+    // The whole run is kept per address only (per node it would cost a lookup table as big
+    // as the run's code times its call paths); operations are kept per node and address.
+    Costs& wa = whole_.address_costs(0, pc);
     wa.cycles += cycles;
     ++wa.instructions;
   }
@@ -164,7 +166,7 @@ void CallTracker::on_instruction(const sim::Instruction& insn, uint32_t pc, uint
     sn.exclusive_cycles += cycles;
     ++sn.exclusive_instructions;
     if (per_address) {
-      Costs& sa = t.addresses[static_cast<uint64_t>(top.span_node) << 32 | pc];
+      Costs& sa = t.address_costs(static_cast<uint32_t>(top.span_node), pc);
       sa.cycles += cycles;
       ++sa.instructions;
     }
@@ -200,6 +202,46 @@ void CallTracker::on_instruction(const sim::Instruction& insn, uint32_t pc, uint
   }
 }
 
+void CallTracker::charge_latency(const StackFrame& f, uint32_t address, uint32_t cycles) {
+  whole_.profile.nodes[static_cast<size_t>(f.whole_node)].exclusive_cycles += cycles;
+  const bool per_address = !options_.call_tree_only;
+  if (per_address) whole_.address_costs(0, address).cycles += cycles;  // as on_instruction
+  if (active_span_ >= 0 && f.span_node >= 0) {
+    Tree& t = spans_[static_cast<size_t>(active_span_)];
+    t.profile.nodes[static_cast<size_t>(f.span_node)].exclusive_cycles += cycles;
+    if (per_address) t.address_costs(static_cast<uint32_t>(f.span_node), address).cycles += cycles;
+  }
+  now_cycles_ += cycles;
+}
+
+void CallTracker::on_exception_entry(uint32_t exception_number, uint32_t handler,
+                                     uint32_t return_address, uint32_t cycles, uint32_t sp) {
+  (void)exception_number;
+  if (stack_.empty()) return;  // nothing executed yet: no interrupted function
+  lowest_sp_ = std::min(lowest_sp_, sp);
+  if (active_span_ >= 0) span_lowest_sp_ = std::min(span_lowest_sp_, sp);
+  // The frame's return address is one no branch reports (the handler returns to an EXC_RETURN
+  // value), so only on_exception_return ends it. The raising instruction is the 2-byte SVC.
+  constexpr uint32_t kNoReturnAddress = 0xFFFFFFFFu;
+  push(handler, kNoReturnAddress, return_address - 2, sp);
+  stack_.back().exception_handler = true;
+  frames_[stack_.back().frame].exception_handler = true;
+  charge_latency(stack_.back(), handler, cycles);
+}
+
+void CallTracker::on_exception_return(uint32_t resume_pc, uint32_t cycles, uint32_t sp) {
+  (void)resume_pc;
+  size_t k = stack_.size();
+  while (k > 0 && !stack_[k - 1].exception_handler) --k;
+  if (k == 0) {  // no handler frame open: the latency stays with the current function
+    if (!stack_.empty()) charge_latency(stack_.back(), stack_.back().function, cycles);
+    return;
+  }
+  const StackFrame& handler = stack_[k - 1];
+  charge_latency(handler, handler.function, cycles);
+  while (stack_.size() >= k) pop(sp);
+}
+
 ProfileSet CallTracker::finish() {
   while (!stack_.empty()) pop(lowest_sp_);
   ProfileSet set;
@@ -212,11 +254,13 @@ ProfileSet CallTracker::finish() {
       p.peak_stack_bytes = lowest_sp_ == UINT32_MAX ? 0 : initial_sp_ - lowest_sp_;
     }
     std::unordered_map<uint32_t, Costs> by_address;
-    p.node_addresses.reserve(t.addresses.size());
+    const bool per_node = &t != &whole_;
+    if (per_node) p.node_addresses.reserve(t.addresses.size());
     for (const auto& [key, c] : t.addresses) {
       const auto address = static_cast<uint32_t>(key);
-      p.node_addresses.push_back(
-          {static_cast<uint32_t>(key >> 32), address, c.cycles, c.instructions});
+      if (per_node)
+        p.node_addresses.push_back(
+            {static_cast<uint32_t>(key >> 32), address, c.cycles, c.instructions});
       Costs& a = by_address[address];
       a.cycles += c.cycles;
       a.instructions += c.instructions;

@@ -16,7 +16,10 @@
 //    that ends in `b.w library_function`): the root stays open, the callee nests under it, and
 //    both end at the return;
 //  - anything else stays inside the current function.
-// Exceptions (interrupt entry/return) are not modelled: fathom's firmware takes none.
+//  - an exception entry (sim::ExecutionObserver::on_exception_entry: an SVC) pushes a frame for
+//    the handler under the interrupted function, marked Frame::exception_handler; its cost
+//    includes the entry and return latencies (charged to the handler's entry address). The
+//    exception return pops it, and every frame the handler left open above it.
 #include <cstdint>
 #include <string>
 #include <unordered_map>
@@ -52,6 +55,9 @@ class CallTracker final : public sim::ExecutionObserver {
 
   void on_instruction(const sim::Instruction& insn, uint32_t pc, uint32_t next, uint32_t cycles,
                       bool executed, uint32_t sp) override;
+  void on_exception_entry(uint32_t exception_number, uint32_t handler, uint32_t return_address,
+                          uint32_t cycles, uint32_t sp) override;
+  void on_exception_return(uint32_t resume_pc, uint32_t cycles, uint32_t sp) override;
 
   // Ends every open frame and returns the profiles: "whole run" first, then one per span
   // that ran, in `spans` order. Frames carry addresses and placeholder names
@@ -70,6 +76,19 @@ class CallTracker final : public sim::ExecutionObserver {
     Profile profile;
     std::unordered_map<uint64_t, uint32_t> child_index;  // (parent node << 32 | frame) -> node
     std::unordered_map<uint64_t, Costs> addresses;  // (node << 32 | address) -> self cost
+    // A direct-mapped cache in front of `addresses` (their elements never move): loops hit it,
+    // which saves a hash lookup per instruction.
+    struct CachedCost {
+      uint64_t key = UINT64_MAX;
+      Costs* costs = nullptr;
+    };
+    std::vector<CachedCost> address_cache = std::vector<CachedCost>(8192);
+    Costs& address_costs(uint32_t node, uint32_t address) {
+      const uint64_t key = static_cast<uint64_t>(node) << 32 | address;
+      CachedCost& c = address_cache[((address >> 1) ^ (node * 0x9E3779B1u >> 19)) & 8191];
+      if (c.key != key) c = {key, &addresses[key]};
+      return *c.costs;
+    }
     struct EdgeKey {
       uint32_t caller, callee, call_address;
       bool operator==(const EdgeKey&) const = default;
@@ -97,11 +116,16 @@ class CallTracker final : public sim::ExecutionObserver {
     // Entered by a tail call from the frame below it, which stays open (an operation's root
     // frame does): both end at the same return.
     bool returns_with_caller = false;
+    // An exception handler's frame: only the exception return ends it.
+    bool exception_handler = false;
   };
 
   uint32_t frame_for(uint32_t function);
   void push(uint32_t function, uint32_t return_address, uint32_t call_address, uint32_t sp);
   void pop(uint32_t sp);
+  // Adds `cycles` that no instruction took (an exception latency) to the self cost of frame
+  // `f`, at `address`.
+  void charge_latency(const StackFrame& f, uint32_t address, uint32_t cycles);
   void leave(Tree& tree, const StackFrame& f, int32_t node, uint64_t cycles, uint64_t instructions);
 
   TrackerOptions options_;

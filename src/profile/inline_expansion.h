@@ -15,7 +15,8 @@
 
 namespace fathom::profile {
 
-// Expands every profile of `set` that has per-node address costs (Profile::node_addresses).
+// Expands every profile of `set` that has per-node address costs (Profile::node_addresses:
+// operations' profiles; the whole run's has none and is left as it is).
 // Call after symbolize(). Returns the number of inlined nodes added over all profiles.
 size_t expand_inlined(ProfileSet& set, elf::DebugInfo& debug);
 

@@ -19,6 +19,8 @@ struct Frame {
   // instructions DWARF says came from it, inside the function it was inlined into. It is
   // never called, so its nodes have `calls` 0; file/line are where it was inlined.
   bool inlined = false;
+  // An exception handler (entered by the core, e.g. on SVC, not called): reports may say so.
+  bool exception_handler = false;
 };
 
 // One node of the call tree: a function reached by one particular call path.
@@ -81,7 +83,8 @@ struct Profile {
   std::vector<CallNode> nodes;   // nodes[0] is the root (the span's outermost function)
   std::vector<AddressCost> addresses;
   // The same self costs split by call-tree node, sorted by (node, address); their sum per
-  // node is the node's exclusive cost. What inline expansion splits a node by.
+  // node is the node's exclusive cost. What inline expansion splits a node by. Operations'
+  // profiles have it; the whole-run profile does not (its inlined code stays in its host).
   std::vector<NodeAddressCost> node_addresses;
   std::vector<CallEdge> edges;
   // The ordered call trace, nested: every kEnter is matched by a later kLeave of the same

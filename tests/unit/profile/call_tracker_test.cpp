@@ -14,7 +14,8 @@
 namespace fathom::profile {
 namespace {
 
-constexpr uint32_t kCallsMode = 8;
+constexpr uint8_t kCallsMode = 8;
+constexpr uint8_t kSvcMode = 10;  // SVCs whose handler calls svc_service -> svc_step
 
 model::Board fixture_board() {
   model::Board b;
@@ -40,13 +41,14 @@ class CallTrackerTest : public ::testing::Test {
     image_ = std::make_unique<elf::ElfImage>(std::move(*img));
   }
 
-  sim::RunOutcome run(sim::HookMode mode, sim::ExecutionObserver* observer) {
+  sim::RunOutcome run(sim::HookMode mode, sim::ExecutionObserver* observer,
+                      uint8_t fixture_mode = kCallsMode) {
     auto m = sim::Machine::create(fixture_board(), mode);
     EXPECT_TRUE(m);
     EXPECT_TRUE((*m)->load(*image_));
     const elf::Symbol* s = image_->find_symbol("fixture_mode");
     EXPECT_NE(s, nullptr);
-    EXPECT_TRUE((*m)->write_memory(s->address, {kCallsMode, 0, 0, 0}));
+    EXPECT_TRUE((*m)->write_memory(s->address, {fixture_mode, 0, 0, 0}));
     (*m)->set_observer(observer);
     return (*m)->run(5'000'000);
   }
@@ -236,6 +238,79 @@ TEST_F(CallTrackerTest, CallTreeOnlyGivesTheSameTreeWithoutTheDetail) {
     EXPECT_TRUE(pb.node_addresses.empty());
     EXPECT_TRUE(pb.edges.empty());
     EXPECT_TRUE(pb.events.empty());
+  }
+}
+
+TEST_F(CallTrackerTest, AnSvcHandlerNestsUnderTheInterruptedFunctionWithExactTotals) {
+  TrackerOptions o = options();
+  o.spans = {{"svc_caller", image_->find_symbol("svc_caller")->address}};
+  for (auto mode : {sim::HookMode::kBlock, sim::HookMode::kPerInstruction}) {
+    SCOPED_TRACE(static_cast<int>(mode));
+    CallTracker tracker(o);
+    const sim::RunOutcome out = run(mode, &tracker, kSvcMode);
+    ASSERT_TRUE(out.exited) << out.console;
+    EXPECT_EQ(out.exit_code, 10);
+    const ProfileSet set = tracker.finish();
+    ASSERT_EQ(set.profiles.size(), 2u);
+    const uint32_t handler = frame_of(set, "SVC_Handler"), service = frame_of(set, "svc_service"),
+                   step = frame_of(set, "svc_step"), caller = frame_of(set, "svc_caller"),
+                   measure = frame_of(set, "measure_svc");
+    EXPECT_TRUE(set.frames[handler].exception_handler);
+    EXPECT_FALSE(set.frames[service].exception_handler);
+
+    // The whole run: every cycle, the latencies included, is somebody's self cost.
+    const Profile& whole = set.profiles[0];
+    EXPECT_EQ(whole.total_cycles, out.cycles);
+    EXPECT_EQ(whole.total_instructions, out.instructions);
+    EXPECT_EQ(whole.nodes[0].inclusive_cycles, out.cycles);
+    uint64_t exclusive = 0, address_cycles = 0;
+    for (const auto& n : whole.nodes) {
+      exclusive += n.exclusive_cycles;
+      uint64_t children = 0;
+      for (uint32_t c : n.children) children += whole.nodes[c].inclusive_cycles;
+      EXPECT_EQ(n.inclusive_cycles, n.exclusive_cycles + children) << set.frames[n.frame].name;
+    }
+    for (const auto& a : whole.addresses) address_cycles += a.cycles;
+    EXPECT_EQ(exclusive, out.cycles);
+    EXPECT_EQ(address_cycles, out.cycles);
+    // measure_svc's one SVC: the handler under it, entered once, returning at once.
+    uint64_t handler_calls_under_measure = 0;
+    for (const auto& n : whole.nodes)
+      if (n.frame == handler && n.parent >= 0 &&
+          whole.nodes[static_cast<size_t>(n.parent)].frame == measure) {
+        handler_calls_under_measure += n.calls;
+        EXPECT_TRUE(n.children.empty());
+        // CBNZ 1 + BX LR 3 on the M33 model, plus 12 entry and 10 return cycles.
+        EXPECT_EQ(n.inclusive_cycles, 12u + 1u + 3u + 10u);
+      }
+    EXPECT_EQ(handler_calls_under_measure, 1u);
+
+    // The operation svc_caller: SVC_Handler under it (3 entries), svc_service under the
+    // handler, svc_step under that, and the operation's total is its root's inclusive cost.
+    const Profile& span = set.profiles[1];
+    ASSERT_EQ(span.name, "svc_caller");
+    EXPECT_EQ(span.nodes[0].frame, caller);
+    EXPECT_EQ(span.total_cycles, span.nodes[0].inclusive_cycles);
+    ASSERT_EQ(span.nodes[0].children.size(), 1u);
+    const CallNode& h = span.nodes[span.nodes[0].children[0]];
+    EXPECT_EQ(h.frame, handler);
+    EXPECT_EQ(h.calls, 3u);
+    EXPECT_GE(h.exclusive_cycles, 3u * (12u + 10u));
+    ASSERT_EQ(h.children.size(), 1u);
+    const CallNode& svc = span.nodes[h.children[0]];
+    EXPECT_EQ(svc.frame, service);
+    EXPECT_EQ(svc.calls, 3u);
+    ASSERT_EQ(svc.children.size(), 1u);
+    EXPECT_EQ(span.nodes[svc.children[0]].frame, step);
+    EXPECT_EQ(span.nodes[svc.children[0]].calls, 3u);
+    // The trace nests: every handler entry is left before svc_caller goes on.
+    int depth = 0;
+    for (const auto& e : span.events) {
+      depth += e.kind == TraceEvent::Kind::kEnter ? 1 : -1;
+      EXPECT_GE(depth, 0);
+    }
+    EXPECT_EQ(depth, 0);
+    EXPECT_EQ(span.events.size(), 2u * (1u + 3u * 3u));
   }
 }
 
