@@ -59,8 +59,13 @@ void print_table(const model::ReferenceSet& ref, const model::ImageResult& image
                fmt::join(ref.cflags, " "), ref.statistic);
   fmt::print("\n");
 
-  const std::vector<std::string> header = {"operation", "model median [cycles]",
-                                           "published [cycles]", "error [%]", "n"};
+  std::vector<std::string> header = {"operation", "model median [cycles]",
+                                     "published [cycles]", "error [%]", "n"};
+  const std::string& group = ref.code_differs_in;
+  if (!group.empty()) {
+    header.push_back(group + " share [%]");
+    header.push_back("outside " + group + " [cycles]");
+  }
   std::vector<std::vector<std::string>> cells;
   for (const auto& row : table.rows) {
     cells.push_back({row.operation,
@@ -68,6 +73,18 @@ void print_table(const model::ReferenceSet& ref, const model::ImageResult& image
                      with_commas(row.published_cycles),
                      row.error_percent ? fmt::format("{:+.2f}", *row.error_percent) : "-",
                      std::to_string(row.model_runs)});
+    if (group.empty()) continue;
+    // The share is of the operation's cycles over all its executions, the same code each time.
+    std::optional<double> share;
+    for (const auto& o : image.operations)
+      if (o.operation == row.operation)
+        if (auto it = o.primitive_share.find(group); it != o.primitive_share.end())
+          share = it->second;
+    cells.back().push_back(share ? fmt::format("{:.2f}", 100.0 * *share) : "-");
+    cells.back().push_back(share && row.model_cycles_median
+                               ? with_commas(static_cast<uint64_t>(std::llround(
+                                     (1.0 - *share) * static_cast<double>(*row.model_cycles_median))))
+                               : "-");
   }
   std::vector<size_t> width(header.size());
   for (size_t c = 0; c < header.size(); ++c) {

@@ -25,6 +25,11 @@ struct ReferenceSet {
   std::string suite;       // the suite that builds the calibration images
   std::string board;       // the simulated board to compare on
   std::vector<std::string> notes;  // caveats printed with the table
+  // A primitive group (the calibration library's [primitive_groups]) whose code differs between
+  // the measured binary and the calibration image ("SHA-3/Keccak" for pqm4, which links an
+  // assembly Keccak): calibrate shows its share of the model's cycles and the cycles outside
+  // it, so the error can be read apart from the code difference. "" if none.
+  std::string code_differs_in;
   std::vector<ReferenceMeasurement> measurements;  // in file order, unique operations
 };
 

@@ -47,7 +47,8 @@ util::Result<model::ReferenceSet> parse_reference_set(std::string_view text,
     FATHOM_TRY(value, r.required_string(key));
     *out = std::move(*value);
   }
-  for (auto [key, out] : {std::pair{"compiler", &set.compiler}, {"statistic", &set.statistic}}) {
+  for (auto [key, out] : {std::pair{"compiler", &set.compiler}, {"statistic", &set.statistic},
+                          {"code_differs_in", &set.code_differs_in}}) {
     FATHOM_TRY(value, r.string(key));
     *out = value->value_or("");
   }
