@@ -1,7 +1,8 @@
 #pragma once
 // Something that watches execution from outside the firmware (the profiler's call tracker):
 // the machine reports every instruction it charges to the timing model, in execution order,
-// with its cost. Observing never changes the counts (tests/unit/profile check it).
+// with its cost, and the exceptions it delivers between them. Observing never changes the
+// counts (tests/unit/profile check it).
 #include <cstdint>
 
 #include "sim/instruction.h"
@@ -16,6 +17,21 @@ class ExecutionObserver {
   // start of the instruction's translation block (exact at calls, which end blocks).
   virtual void on_instruction(const Instruction& insn, uint32_t pc, uint32_t next,
                               uint32_t cycles, bool executed, uint32_t sp) = 0;
+
+  // The core took exception `exception_number` (11 = SVCall) right after the instruction
+  // reported last (which raised it; it was reported continuing at `return_address`): the entry
+  // took `cycles`, the frame is stacked (SP is now `sp`) and execution continues at `handler`
+  // (Thumb bit clear). The next on_instruction is the handler's first instruction.
+  virtual void on_exception_entry(uint32_t exception_number, uint32_t handler,
+                                  uint32_t return_address, uint32_t cycles, uint32_t sp) {
+    (void)exception_number, (void)handler, (void)return_address, (void)cycles, (void)sp;
+  }
+  // The instruction reported last branched to an EXC_RETURN value (reported as its `next`):
+  // the return took `cycles`, the frame is unstacked (SP is now `sp`) and the interrupted code
+  // resumes at `resume_pc`, whatever the handler did in between.
+  virtual void on_exception_return(uint32_t resume_pc, uint32_t cycles, uint32_t sp) {
+    (void)resume_pc, (void)cycles, (void)sp;
+  }
 };
 
 }  // namespace fathom::sim

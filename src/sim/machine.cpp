@@ -46,6 +46,21 @@ std::string exception_name(uint32_t intno) {
   }
 }
 
+// Exceptions (ARMv7-M ARM DDI 0403E B1.5.6 "Exception entry behavior", B1.5.8 "Exception
+// return behavior"; ARMv8-M keeps them for a core without the Security Extension's state
+// changes). Unicorn 2.0.1 hands M-profile exceptions to the UC_HOOK_INTR hook instead of
+// taking them: the machine does what the core would.
+constexpr uint32_t kExcpSvc = 2;              // QEMU EXCP_SWI, PC already past the SVC
+constexpr uint32_t kExcpExceptionExit = 8;    // QEMU EXCP_EXCEPTION_EXIT, PC = EXC_RETURN & ~1
+constexpr uint32_t kSvcallException = 11;
+constexpr uint32_t kExcReturnThreadMain = 0xFFFFFFF9u;  // thread mode, main stack, basic frame
+constexpr uint32_t kBasicFrameBytes = 32;     // r0-r3, r12, lr, return address, xPSR
+constexpr uint32_t kXpsrStackAligned = 1u << 9;  // stacked xPSR: the entry realigned SP by 4
+constexpr uint32_t kXpsrIpsr = 0x1FFu;
+constexpr uint32_t kXpsrIt = 0x0600FC00u;     // EPSR.IT/ICI bits
+constexpr uint32_t kControlSpsel = 1u << 1;   // thread mode runs on the process stack
+constexpr uint32_t kControlFpca = 1u << 2;    // an FP context is active
+
 }  // namespace
 
 util::Result<std::unique_ptr<Machine>> Machine::create(const model::Board& board,
@@ -368,11 +383,12 @@ void Machine::charge_pending(size_t index, uint32_t next_address) {
   index = std::min(index, b->instructions.size());
   if (pending_charged_ >= index) return;
   const size_t n = b->instructions.size();
+  if (memoize_ && b->memoizable && !b->special && !it_block_.active() && pending_charged_ == 0 &&
+      index == n) {
+    charge_memoized(*b, next_address);
+    return;
+  }
   if (!b->special && !it_block_.active() && !observer_) {
-    if (memoize_ && b->memoizable && pending_charged_ == 0 && index == n) {
-      charge_memoized(*b, next_address);
-      return;
-    }
     // Fast path: nothing conditional or data-dependent in the block.
     for (size_t i = pending_charged_; i < index; ++i) {
       const uint32_t next = i + 1 < n ? b->addresses[i + 1] : next_address;
@@ -423,18 +439,34 @@ void Machine::charge_memoized(Block& b, uint32_t next_address) {
   const size_t n = b.instructions.size();
   outcome_.instructions += n;
   pending_charged_ = n;
+  auto next_of = [&](size_t i) { return i + 1 < n ? b.addresses[i + 1] : next_address; };
   for (size_t k = 0; k < b.memo_count; ++k) {
-    if (b.memo[k].key == key) {
-      ++outcome_.memoized_blocks;
-      outcome_.cycles += b.memo[k].cycles;
-      timing_->set_state(b.memo[k].exit);
-      return;
+    Block::Memo& m = b.memo[k];
+    if (m.key != key || (observer_ && m.instruction_cycles.size() != n)) continue;
+    ++outcome_.memoized_blocks;
+    outcome_.cycles += m.cycles;
+    timing_->set_state(m.exit);
+    if (observer_) {
+      for (size_t i = 0; i < n; ++i)
+        observer_->on_instruction(*b.instructions[i], b.addresses[i], next_of(i),
+                                  m.instruction_cycles[i], true, block_sp_);
+      uc_reg_read(uc_, UC_ARM_REG_SP, &block_sp_);
     }
+    return;
   }
   uint64_t cycles = 0;
-  for (size_t i = 0; i < n; ++i)
-    cycles += timing_->cycles(*b.instructions[i], b.addresses[i],
-                              i + 1 < n ? b.addresses[i + 1] : next_address);
+  std::vector<uint32_t> instruction_cycles;
+  if (observer_) instruction_cycles.reserve(n);
+  for (size_t i = 0; i < n; ++i) {
+    const uint32_t c = timing_->cycles(*b.instructions[i], b.addresses[i], next_of(i));
+    cycles += c;
+    if (observer_) {
+      instruction_cycles.push_back(c);
+      observer_->on_instruction(*b.instructions[i], b.addresses[i], next_of(i), c, true,
+                                block_sp_);
+    }
+  }
+  if (observer_) uc_reg_read(uc_, UC_ARM_REG_SP, &block_sp_);
   outcome_.cycles += cycles;
   size_t slot = b.memo_count;
   if (b.memo_count < Block::kMemoEntries) {
@@ -443,7 +475,7 @@ void Machine::charge_memoized(Block& b, uint32_t next_address) {
     slot = b.memo_next;
     b.memo_next = static_cast<uint8_t>((b.memo_next + 1) % Block::kMemoEntries);
   }
-  b.memo[slot] = {key, cycles, timing_->state()};
+  b.memo[slot] = {key, cycles, timing_->state(), std::move(instruction_cycles)};
 }
 
 bool Machine::skip_changes_cost(const Instruction& insn) {
@@ -665,11 +697,135 @@ bool Machine::serve_semihosting(uint32_t pc) {
   return true;
 }
 
+void Machine::enter_svc() {
+  // The SVC is charged first: in the ordered stream the entry comes after it. Unicorn leaves
+  // PC at the return address, after the 2-byte SVC.
+  const uint32_t return_address = read_pc();
+  const uint32_t svc_pc = return_address - 2;
+  if (mode_ == HookMode::kPerInstruction && current_) {
+    charge(*current_, current_pc_, return_address, true);
+    ++outcome_.instructions;
+    current_ = nullptr;
+  } else if (mode_ == HookMode::kBlock && pending_) {
+    charge_up_to(svc_pc, true);
+    pending_ = nullptr;
+  }
+  uint32_t control = 0, ipsr = 0, sp = 0, xpsr = 0;
+  uc_reg_read(uc_, UC_ARM_REG_CONTROL, &control);
+  uc_reg_read(uc_, UC_ARM_REG_IPSR, &ipsr);
+  uc_reg_read(uc_, UC_ARM_REG_SP, &sp);
+  uc_reg_read(uc_, UC_ARM_REG_XPSR, &xpsr);
+  if (active_exception_ || (ipsr & kXpsrIpsr) != 0)
+    return stop_with_fault("svc-in-handler", svc_pc,
+                           fmt::format("SVC inside the handler of exception {}: the core would "
+                                       "escalate to HardFault, which the simulator does not model",
+                                       ipsr & kXpsrIpsr));
+  if (control & kControlSpsel)
+    return stop_with_fault("svc-process-stack", svc_pc,
+                           "SVC from thread mode on the process stack (CONTROL.SPSEL = 1): the "
+                           "simulator stacks exception frames on the main stack only");
+  if (control & kControlFpca)
+    return stop_with_fault("svc-fp-context", svc_pc,
+                           "SVC with an active floating-point context (CONTROL.FPCA = 1): the "
+                           "extended frame and lazy FP stacking are not modelled");
+  // B1.5.6 PushStack: an 8-byte aligned frame (CCR.STKALIGN, fixed to 1 on ARMv8-M); a
+  // realignment is recorded in bit 9 of the stacked xPSR.
+  const bool realign = ((sp - kBasicFrameBytes) & 4u) != 0;
+  const uint32_t frame = (sp - kBasicFrameBytes) & ~7u;
+  std::array<uint32_t, 8> words{};
+  for (int r = 0; r < 4; ++r) uc_reg_read(uc_, UC_ARM_REG_R0 + r, &words[static_cast<size_t>(r)]);
+  uc_reg_read(uc_, UC_ARM_REG_R12, &words[4]);
+  uc_reg_read(uc_, UC_ARM_REG_LR, &words[5]);
+  words[6] = return_address;
+  words[7] = (xpsr & ~kXpsrStackAligned) | (realign ? kXpsrStackAligned : 0u);
+  if (!in_board_memory(frame, kBasicFrameBytes, true) ||
+      uc_mem_write(uc_, frame, words.data(), kBasicFrameBytes) != UC_ERR_OK)
+    return stop_with_fault("stack-overflow", svc_pc,
+                           fmt::format("SVC entry: the {}-byte exception frame at {:#010x} "
+                                       "(sp {:#010x}) is outside RAM",
+                                       kBasicFrameBytes, frame, sp));
+  const uint32_t vector = scs_.vector_table_address() + 4 * kSvcallException;
+  uint32_t handler = 0;
+  if (!in_board_memory(vector, 4, false) || uc_mem_read(uc_, vector, &handler, 4) != UC_ERR_OK ||
+      (handler & 1u) == 0)
+    return stop_with_fault("invalid-vector", svc_pc,
+                           fmt::format("SVC entry: the SVCall vector at {:#010x} (VTOR + 44) "
+                                       "holds {:#010x}, not a Thumb address in memory",
+                                       vector, handler));
+  // Handler mode: IPSR = 11, the IT state cleared; LR = EXC_RETURN.
+  const uint32_t handler_xpsr = (xpsr & ~(kXpsrIt | kXpsrIpsr)) | kSvcallException;
+  const uint32_t exc_return = kExcReturnThreadMain;
+  uc_reg_write(uc_, UC_ARM_REG_SP, &frame);
+  uc_reg_write(uc_, UC_ARM_REG_LR, &exc_return);
+  uc_reg_write(uc_, UC_ARM_REG_XPSR, &handler_xpsr);
+  uc_reg_write(uc_, UC_ARM_REG_PC, &handler);
+  active_exception_ = ActiveException{kSvcallException, frame};
+  block_sp_ = frame;
+  if (mode_ == HookMode::kBlockCountOnly) return;
+  const uint32_t cycles = timing_->exception_entry_cycles();
+  outcome_.cycles += cycles;
+  if (observer_)
+    observer_->on_exception_entry(kSvcallException, handler & ~1u, return_address, cycles, frame);
+}
+
+void Machine::return_from_exception() {
+  // PC holds the EXC_RETURN value the handler branched to, bit 0 cleared by the branch.
+  const uint32_t exc_return = read_pc() | 1u;
+  uint32_t returning_pc = current_pc_;
+  if (mode_ == HookMode::kPerInstruction && current_) {
+    charge(*current_, current_pc_, exc_return, true);
+    ++outcome_.instructions;
+    current_ = nullptr;
+  } else if (mode_ == HookMode::kBlock && pending_) {
+    returning_pc = pending_->addresses.empty() ? pending_->start : pending_->addresses.back();
+    charge_pending(pending_->instructions.size(), exc_return);
+    pending_ = nullptr;
+  }
+  if (!active_exception_)
+    return stop_with_fault("exception-return", returning_pc,
+                           fmt::format("branch to EXC_RETURN {:#010x} outside an exception "
+                                       "handler",
+                                       exc_return));
+  if (exc_return != kExcReturnThreadMain)
+    return stop_with_fault("exception-return", returning_pc,
+                           fmt::format("EXC_RETURN {:#010x}: only {:#010x} (thread mode, main "
+                                       "stack, basic frame) is modelled",
+                                       exc_return, kExcReturnThreadMain));
+  // B1.5.8 PopStack: from the current SP, whatever the handler did with the stack.
+  uint32_t sp = 0;
+  uc_reg_read(uc_, UC_ARM_REG_SP, &sp);
+  std::array<uint32_t, 8> words{};
+  if (!in_board_memory(sp, kBasicFrameBytes, true) ||
+      uc_mem_read(uc_, sp, words.data(), kBasicFrameBytes) != UC_ERR_OK)
+    return stop_with_fault("exception-return", returning_pc,
+                           fmt::format("the exception frame at sp {:#010x} is outside RAM", sp));
+  for (int r = 0; r < 4; ++r)
+    uc_reg_write(uc_, UC_ARM_REG_R0 + r, &words[static_cast<size_t>(r)]);
+  uc_reg_write(uc_, UC_ARM_REG_R12, &words[4]);
+  uc_reg_write(uc_, UC_ARM_REG_LR, &words[5]);
+  const uint32_t resume_pc = words[6] & ~1u;
+  const uint32_t xpsr = words[7] & ~(kXpsrStackAligned | kXpsrIpsr);
+  const uint32_t new_sp =
+      sp + kBasicFrameBytes + ((words[7] & kXpsrStackAligned) != 0 ? 4u : 0u);
+  const uint32_t thumb_pc = resume_pc | 1u;
+  uc_reg_write(uc_, UC_ARM_REG_SP, &new_sp);
+  uc_reg_write(uc_, UC_ARM_REG_XPSR, &xpsr);
+  uc_reg_write(uc_, UC_ARM_REG_PC, &thumb_pc);
+  active_exception_.reset();
+  block_sp_ = new_sp;
+  if (mode_ == HookMode::kBlockCountOnly) return;
+  const uint32_t cycles = timing_->exception_return_cycles();
+  outcome_.cycles += cycles;
+  if (observer_) observer_->on_exception_return(resume_pc, cycles, new_sp);
+}
+
 void Machine::on_interrupt(uc_engine*, uint32_t intno, void* self_ptr) {
   auto* self = static_cast<Machine*>(self_ptr);
   // Unicorn 2.0.1 raises every Thumb BKPT, 0xAB included, as EXCP_BKPT (7) with PC at the
   // BKPT; it never raises EXCP_SEMIHOST (16) for M-profile.
   if (intno == 7 && self->serve_semihosting(self->read_pc())) return;
+  if (intno == kExcpSvc) return self->enter_svc();
+  if (intno == kExcpExceptionExit) return self->return_from_exception();
   self->stop_with_fault(exception_name(intno), self->executing_pc(),
                         fmt::format("the CPU raised exception {} (the firmware would take a "
                                     "fault handler here)",
@@ -736,6 +892,7 @@ RunOutcome Machine::run(uint64_t cycle_budget) {
   current_ = nullptr;
   stopping_ = false;
   stop_pc_.reset();
+  active_exception_.reset();
   pending_ = nullptr;
   pending_charged_ = 0;
   pending_operands_.clear();
@@ -751,10 +908,11 @@ RunOutcome Machine::run(uint64_t cycle_budget) {
     for (const auto& seg : image_->segments())
       if (!seg.data.empty() && in_board_memory(seg.load_address, seg.data.size(), true))
         uc_mem_write(uc_, seg.load_address, seg.data.data(), seg.data.size());
-  scs_ = SystemControl(cpuid_);
+  const model::MemoryRegion* flash = board_.flash();
+  // VTOR starts at the vector table the core boots from.
+  scs_ = SystemControl(cpuid_, flash ? flash->origin : 0);
   if (auto fresh = timing::make_timing_model(board_)) timing_ = std::move(*fresh);
   memoize_ = timing_->has_compact_state();
-  const model::MemoryRegion* flash = board_.flash();
   uint32_t vectors[2] = {0, 0};
   if (!flash || uc_mem_read(uc_, flash->origin, vectors, sizeof vectors) != UC_ERR_OK) {
     outcome_.fault = model::Fault{"no-vector-table", 0, "", "no flash region to boot from"};

@@ -154,6 +154,9 @@ class Machine {
       uint64_t key = 0;
       uint64_t cycles = 0;
       timing::CoreTimingModel::State exit;
+      // Each instruction's cycles, kept only when an observer watches (it is told every
+      // instruction's cost); empty otherwise.
+      std::vector<uint32_t> instruction_cycles;
     };
     static constexpr size_t kMemoEntries = 4;
     std::array<Memo, kMemoEntries> memo{};
@@ -166,8 +169,9 @@ class Machine {
   // kBlock: charges the pending block's instructions up to (excluding) `index`; the last one
   // charged continues at `next_address`.
   void charge_pending(size_t index, uint32_t next_address);
-  // kBlock: charges all of `b` (memoizable, nothing charged yet, no IT block carried in, no
-  // observer) from its memo, or charges it and fills the memo.
+  // kBlock: charges all of `b` (memoizable, nothing charged yet, no IT block carried in) from
+  // its memo, or charges it and fills the memo. With an observer, every instruction is still
+  // reported, with its cost from the memo.
   void charge_memoized(Block& b, uint32_t next_address);
   // kBlock: makes every instruction before the one at `pc` charged (a mid-block event such as
   // a CYCCNT read); with `including`, the one at `pc` too (the run stops there).
@@ -195,6 +199,14 @@ class Machine {
   // Whether failing its IT condition changes what `insn` costs (see `charge`).
   static bool skip_changes_cost(const Instruction& insn);
   void stop_with_fault(std::string kind, uint32_t pc, std::string detail);
+  // Exception entry for SVC (Unicorn raised EXCP_SWI): charges the SVC, stacks the basic frame
+  // on the main stack and continues at the SVCall vector in handler mode (docs/TIMING.md
+  // "Exceptions"). Stops with a fault for what is not modelled (an SVC in a handler, the
+  // process stack, an active FP context).
+  void enter_svc();
+  // Exception return (Unicorn raised EXCP_EXCEPTION_EXIT: a handler branched to an EXC_RETURN
+  // value): charges the returning instruction, unstacks the frame and resumes thread mode.
+  void return_from_exception();
   // Serves a BKPT 0xAB semihosting call at `pc`; false if the BKPT is not a semihosting trap.
   bool serve_semihosting(uint32_t pc);
   // True if [`address`, `address` + `length`) lies in one board memory region (RAM only when
@@ -248,6 +260,12 @@ class Machine {
   ExecutionObserver* observer_ = nullptr;
   uint32_t block_sp_ = 0;  // SP after the last fully charged block, for the observer  // kBlock: the IT block being charged, across block boundaries        // kBlock: first instruction of the block that may access next
   std::optional<uint32_t> stop_pc_;  // instruction that ended the run (EXIT write, fault)
+  // The exception being handled (handler mode), if any: its number and where its frame is.
+  struct ActiveException {
+    uint32_t number = 0;
+    uint32_t frame_address = 0;
+  };
+  std::optional<ActiveException> active_exception_;
 };
 
 }  // namespace fathom::sim

@@ -24,6 +24,14 @@ class ObserverFanout final : public ExecutionObserver {
                       bool executed, uint32_t sp) override {
     for (ExecutionObserver* o : observers_) o->on_instruction(insn, pc, next, cycles, executed, sp);
   }
+  void on_exception_entry(uint32_t exception_number, uint32_t handler, uint32_t return_address,
+                          uint32_t cycles, uint32_t sp) override {
+    for (ExecutionObserver* o : observers_)
+      o->on_exception_entry(exception_number, handler, return_address, cycles, sp);
+  }
+  void on_exception_return(uint32_t resume_pc, uint32_t cycles, uint32_t sp) override {
+    for (ExecutionObserver* o : observers_) o->on_exception_return(resume_pc, cycles, sp);
+  }
 
  private:
   std::vector<ExecutionObserver*> observers_;

@@ -15,7 +15,10 @@ class SystemControl {
   static constexpr uint32_t kSize = 0x00100000u;
   static constexpr uint32_t kCycleCounterAddress = 0xE0001004u;  // DWT_CYCCNT
 
-  explicit SystemControl(uint32_t cpuid) : cpuid_(cpuid) {}
+  // `vtor_reset`: VTOR's value out of reset, the address the core boots from (the board's
+  // flash origin: the simulator takes the initial SP and reset vector from there).
+  explicit SystemControl(uint32_t cpuid, uint32_t vtor_reset = 0)
+      : cpuid_(cpuid), vtor_(vtor_reset & ~0x7Fu) {}
 
   // `now_cycles` is the timing model's count at the accessing instruction.
   // Returns nullopt for an unmodelled register.
@@ -23,6 +26,9 @@ class SystemControl {
   bool write(uint32_t address, uint32_t value, uint64_t now_cycles);
 
   bool cycle_counter_running() const;
+
+  // SCB->VTOR: where the core reads exception vectors (entry N at VTOR + 4 * N).
+  uint32_t vector_table_address() const { return vtor_; }
 
  private:
   uint32_t cyccnt_at(uint64_t now_cycles) const;

@@ -32,6 +32,12 @@ __attribute__((noreturn)) void Reset_Handler(void) {
  * reports the exception itself before this runs. */
 __attribute__((noreturn)) void Default_Handler(void) { fathom_board_exit(0xFF); }
 
+/* Handlers an image may define to take the exception itself (the simulator delivers SVC,
+ * docs/TIMING.md "Exceptions"); by default they are Default_Handler, hence noreturn here. An
+ * image's own definition (which returns) lives in another file and does not see this one. */
+__attribute__((noreturn)) void SVC_Handler(void) __attribute__((weak, alias("Default_Handler")));
+__attribute__((noreturn)) void PendSV_Handler(void) __attribute__((weak, alias("Default_Handler")));
+
 typedef void (*vector_t)(void);
 
 /* The first 16 entries of the vector table: initial SP, reset, and the system exceptions. */
@@ -45,10 +51,10 @@ __attribute__((used, section(".vectors"))) const vector_t fathom_vectors[16] = {
     Default_Handler, /* UsageFault */
     Default_Handler, /* SecureFault (ARMv8-M) */
     0, 0, 0,
-    Default_Handler, /* SVCall */
+    SVC_Handler,     /* SVCall */
     Default_Handler, /* DebugMonitor */
     0,
-    Default_Handler, /* PendSV */
+    PendSV_Handler,  /* PendSV */
     Default_Handler, /* SysTick */
 };
 

@@ -72,6 +72,19 @@ class CoreTimingModel {
   virtual State state() const { return {}; }
   virtual void set_state(const State& state) { (void)state; }
 
+  // --- Exceptions (docs/TIMING.md "Exceptions"). The machine charges the instruction that
+  // raises an exception (SVC) and the one that returns from it (BX LR, POP {..,PC} to an
+  // EXC_RETURN value) through `cycles` as usual, and adds these latencies between them and the
+  // next instruction. Both are the zero-wait-state figures; the handler's and the resumed
+  // code's first fetch pay the flash wait states like any branch target. ---
+
+  // Cycles to stack the 8-word frame, read the vector and reach the handler's first
+  // instruction. The default is the Cortex-M3/M4 TRM figure; each model states its own.
+  virtual uint32_t exception_entry_cycles() const { return 12; }
+  // Cycles to unstack the frame and reach the interrupted code's next instruction (default:
+  // the Cortex-M3/M4 TRM figure).
+  virtual uint32_t exception_return_cycles() const { return 10; }
+
   // Whether `insn`'s cost reads the values last given to set_operand_values (then it is not a
   // function of the state: the machine never memoizes it). Divides on every model.
   virtual bool cost_reads_operands(const Instruction& insn) const {

@@ -15,6 +15,11 @@ class CortexM0PlusModel final : public CoreTimingModel {
 
   std::string name() const override;
   uint32_t cycles(const Instruction& insn, uint32_t address, uint32_t next_address) override;
+  // Cortex-M0+ TRM (ARM DDI 0484C) 2.3 "Interrupt latency": 15 cycles with zero wait states.
+  // Arm publishes no exit figure for the M0+; this model assumes the M3/M4's 10 (8 words
+  // unstacked one per cycle plus the refill) — unverified.
+  uint32_t exception_entry_cycles() const override { return 15; }
+  uint32_t exception_return_cycles() const override { return 10; }
   // State: expected_next_ and the fetch word held.
   bool has_compact_state() const override { return fetch_.has_compact_state(); }
   uint64_t state_key(uint32_t address) const override {

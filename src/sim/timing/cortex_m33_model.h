@@ -20,6 +20,12 @@ class CortexM33Model final : public CoreTimingModel {
     operands_[1] = second;
   }
   uint32_t cycles(const Instruction& insn, uint32_t address, uint32_t next_address) override;
+  // Arm's Cortex-M33 product documentation gives an interrupt latency of 12 cycles (no
+  // security state change, no FP context); the M33 TRM gives no exit figure, so this model
+  // assumes the M4's 10. Neither is measured yet (shared/reference/cortex-m-timing.md has
+  // no exception figures): both are assumptions, docs/TIMING.md.
+  uint32_t exception_entry_cycles() const override { return 12; }
+  uint32_t exception_return_cycles() const override { return 10; }
   bool has_compact_state() const override { return fetch_.has_compact_state(); }
   uint64_t state_key(uint32_t address) const override;
   State state() const override;

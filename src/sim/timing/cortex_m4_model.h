@@ -18,6 +18,11 @@ class CortexM4Model : public CoreTimingModel {
     operands_[1] = second;
   }
   uint32_t cycles(const Instruction& insn, uint32_t address, uint32_t next_address) override;
+  // Cortex-M4 TRM (ARM DDI 0439B) 5.5.1 / Cortex-M3 TRM (DDI 0337) 5.5.1, "Exception
+  // handling": 12 cycles entry latency and 10 cycles exit, with zero-wait-state memory (tail
+  // chaining 6: not modelled, fathom delivers no pending exception to chain to).
+  uint32_t exception_entry_cycles() const override { return 12; }
+  uint32_t exception_return_cycles() const override { return 10; }
   bool has_compact_state() const override { return fetch_.has_compact_state(); }
   uint64_t state_key(uint32_t address) const override;
   State state() const override;
