@@ -1,5 +1,7 @@
 #include "build/library_description.h"
 
+#include "util/glob.h"
+
 #include <fmt/core.h>
 #include <fmt/ranges.h>
 
@@ -24,27 +26,6 @@ util::Result<std::vector<std::string>> string_list(const toml::table& t, const c
     out.push_back(*s);
   }
   return out;
-}
-
-// Matches `name` against a glob with '*' and '?' (no path separators inside the pattern part).
-bool glob_match(std::string_view pattern, std::string_view name) {
-  size_t p = 0, n = 0, star = std::string_view::npos, mark = 0;
-  while (n < name.size()) {
-    if (p < pattern.size() && (pattern[p] == '?' || pattern[p] == name[n])) {
-      ++p;
-      ++n;
-    } else if (p < pattern.size() && pattern[p] == '*') {
-      star = p++;
-      mark = n;
-    } else if (star != std::string_view::npos) {
-      p = star + 1;
-      n = ++mark;
-    } else {
-      return false;
-    }
-  }
-  while (p < pattern.size() && pattern[p] == '*') ++p;
-  return p == pattern.size();
 }
 
 // Reads the optional [primitive_groups] table: every value a non-empty array of patterns.
@@ -165,7 +146,7 @@ util::Result<std::vector<fs::path>> library_source_files(const LibraryDescriptio
                                     d.version));
     for (const auto& e : fs::directory_iterator(dir, ec)) {
       if (!e.is_regular_file()) continue;
-      if (!glob_match(p.filename().string(), e.path().filename().string())) continue;
+      if (!util::glob_match(p.filename().string(), e.path().filename().string())) continue;
       const std::string rel = (p.parent_path() / e.path().filename()).string();
       if (std::find(d.exclude.begin(), d.exclude.end(), rel) != d.exclude.end()) continue;
       files.push_back(e.path());

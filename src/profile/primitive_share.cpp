@@ -3,40 +3,20 @@
 #include <algorithm>
 
 #include "elf/harness_operations.h"
+#include "util/glob.h"
 
 namespace fathom::profile {
 namespace {
-
-// '*' and '?' glob over the whole of `name`, with backtracking to the last '*'.
-bool glob_match(std::string_view pattern, std::string_view name) {
-  size_t p = 0, n = 0, star = std::string_view::npos, mark = 0;
-  while (n < name.size()) {
-    if (p < pattern.size() && (pattern[p] == '?' || pattern[p] == name[n])) {
-      ++p;
-      ++n;
-    } else if (p < pattern.size() && pattern[p] == '*') {
-      star = p++;
-      mark = n;
-    } else if (star != std::string_view::npos) {
-      p = star + 1;
-      n = ++mark;
-    } else {
-      return false;
-    }
-  }
-  while (p < pattern.size() && pattern[p] == '*') ++p;
-  return p == pattern.size();
-}
 
 }  // namespace
 
 bool function_matches(std::string_view pattern, std::string_view name) {
   if (name.empty()) return false;
-  if (glob_match(pattern, name)) return true;
+  if (util::glob_match(pattern, name)) return true;
   // GCC names the clones it makes of a function "<name>.<kind>.<n>" (ipa-split, ipa-sra,
   // ipa-cp) or "<name>.cold": they are still that function.
   const size_t dot = name.find('.');
-  return dot != std::string_view::npos && dot > 0 && glob_match(pattern, name.substr(0, dot));
+  return dot != std::string_view::npos && dot > 0 && util::glob_match(pattern, name.substr(0, dot));
 }
 
 std::map<std::string, double> primitive_share(const Profile& profile,

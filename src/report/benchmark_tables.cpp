@@ -8,23 +8,10 @@
 #include <vector>
 
 #include "report/summary.h"
+#include "report/markdown_text.h"
 
 namespace fathom::report {
 namespace {
-
-// A cell must not end the row early or break the line: '|' is escaped, newlines become spaces.
-std::string escape(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '|')
-      out += "\\|";
-    else if (c == '\n' || c == '\r')
-      out += ' ';
-    else
-      out += c;
-  }
-  return out;
-}
 
 struct Column {
   std::string header;
@@ -33,7 +20,7 @@ struct Column {
 
 void write_header(std::ostream& out, const std::vector<Column>& columns) {
   out << '|';
-  for (const auto& c : columns) out << ' ' << escape(c.header) << " |";
+  for (const auto& c : columns) out << ' ' << markdown_cell(c.header) << " |";
   out << "\n|";
   for (const auto& c : columns) out << (c.right_aligned ? " ---: |" : " --- |");
   out << '\n';
@@ -41,7 +28,7 @@ void write_header(std::ostream& out, const std::vector<Column>& columns) {
 
 void write_row(std::ostream& out, const std::vector<std::string>& cells) {
   out << '|';
-  for (const auto& cell : cells) out << ' ' << escape(cell) << " |";
+  for (const auto& cell : cells) out << ' ' << markdown_cell(cell) << " |";
   out << '\n';
 }
 
@@ -77,12 +64,12 @@ struct RowKey {
 
 std::string board_line(const model::ImageResult& image) {
   const auto& p = image.provenance;
-  std::string line = fmt::format("- board `{}`", escape(image.board));
-  if (!p.core.empty()) line += fmt::format(": {}", escape(p.core));
+  std::string line = fmt::format("- board `{}`", markdown_cell(image.board));
+  if (!p.core.empty()) line += fmt::format(": {}", markdown_cell(p.core));
   if (p.clock_hz > 0)
     line += fmt::format("{} {} MHz", p.core.empty() ? ":" : " at",
                         plain_number(static_cast<double>(p.clock_hz) / 1e6));
-  if (!p.timing_model.empty()) line += fmt::format(", timing model `{}`", escape(p.timing_model));
+  if (!p.timing_model.empty()) line += fmt::format(", timing model `{}`", markdown_cell(p.timing_model));
   return line + '\n';
 }
 
@@ -171,7 +158,7 @@ void write_size(std::ostream& out, const model::RunResult& run, const RowKey& ke
 void BenchmarkTablesWriter::write(const model::RunResult& run, std::ostream& out) const {
   const Summary summary = summarize_run(run, RowOrder::kOperation);
   const RowKey key{summary.board_count > 1};
-  out << "# Benchmarks: suite `" << escape(run.suite) << "`\n";
+  out << "# Benchmarks: suite `" << markdown_cell(run.suite) << "`\n";
   std::set<std::string> boards_seen;
   bool first_board = true;
   for (const auto& image : run.images) {
@@ -189,7 +176,7 @@ void BenchmarkTablesWriter::write(const model::RunResult& run, std::ostream& out
   write_size(out, run, key);
   if (!summary.problems.empty()) {
     out << "\n## Problems\n\n";
-    for (const auto& problem : summary.problems) out << "- " << escape(problem) << '\n';
+    for (const auto& problem : summary.problems) out << "- " << markdown_cell(problem) << '\n';
   }
 }
 

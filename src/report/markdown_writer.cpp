@@ -1,27 +1,14 @@
 #include "report/markdown_writer.h"
 
 #include "report/summary_grid.h"
+#include "report/markdown_text.h"
 
 namespace fathom::report {
 namespace {
 
-// A cell must not end the row early or break the line: '|' is escaped, newlines become spaces.
-std::string escape(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '|')
-      out += "\\|";
-    else if (c == '\n' || c == '\r')
-      out += ' ';
-    else
-      out += c;
-  }
-  return out;
-}
-
 void write_row(std::ostream& out, const std::vector<std::string>& cells) {
   out << '|';
-  for (const auto& cell : cells) out << ' ' << escape(cell) << " |";
+  for (const auto& cell : cells) out << ' ' << markdown_cell(cell) << " |";
   out << '\n';
 }
 
@@ -29,7 +16,7 @@ void write_row(std::ostream& out, const std::vector<std::string>& cells) {
 
 void MarkdownWriter::write(const model::RunResult& run, std::ostream& out) const {
   const Summary summary = summarize_run(run, RowOrder::kOperation);
-  out << "## Suite `" << escape(run.suite) << "`\n";
+  out << "## Suite `" << markdown_cell(run.suite) << "`\n";
   if (!summary.rows.empty()) {
     const Grid grid = summary_grid(summary);
     out << '\n';
@@ -41,7 +28,7 @@ void MarkdownWriter::write(const model::RunResult& run, std::ostream& out) const
   }
   if (!summary.problems.empty()) {
     out << "\n### Problems\n\n";
-    for (const auto& problem : summary.problems) out << "- " << escape(problem) << '\n';
+    for (const auto& problem : summary.problems) out << "- " << markdown_cell(problem) << '\n';
   }
 }
 
