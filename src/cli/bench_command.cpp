@@ -10,9 +10,9 @@
 #include "cli/commands.h"
 #include "cli/suite_session.h"
 #include "elf/elf_image.h"
-#include "elf/harness_operations.h"
 #include "pipeline/suite_runner.h"
 #include "profile/call_tracker.h"
+#include "profile/tracker_options.h"
 #include "suite/suite_loader.h"
 #include "util/error.h"
 #include "util/progress.h"
@@ -42,12 +42,7 @@ using Key = std::pair<std::string, std::string>;  // configuration, board
 std::unique_ptr<profile::CallTracker> make_tracker(const std::filesystem::path& elf) {
   auto image = elf::ElfImage::load(elf);
   if (!image) return nullptr;
-  profile::TrackerOptions o;
-  for (const auto& s : image->symbols())
-    if (s.is_function) o.function_entries.push_back(s.address);
-  if (auto ops = elf::harness_operation_entries(*image))
-    for (const auto& op : *ops) o.spans.push_back({op.name, op.run_address});
-  return std::make_unique<profile::CallTracker>(std::move(o));
+  return std::make_unique<profile::CallTracker>(profile::tracker_options_for(*image));
 }
 
 // One pass of the suite in `mode` (with `profiled`, a call tracker watching each image); per

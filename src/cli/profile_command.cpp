@@ -15,11 +15,11 @@
 #include "cli/suite_session.h"
 #include "elf/debug_info.h"
 #include "elf/elf_image.h"
-#include "elf/harness_operations.h"
 #include "profile/call_tracker.h"
 #include "profile/export/profile_writer.h"
 #include "profile/inline_expansion.h"
 #include "profile/symbolize.h"
+#include "profile/tracker_options.h"
 #include "sim/machine.h"
 #include "suite/board_loader.h"
 #include "util/error.h"
@@ -41,15 +41,6 @@ struct ProfileFlags {
   bool no_inline = false;
   uint64_t cycle_budget = 10'000'000'000ull;
 };
-
-profile::TrackerOptions tracker_options(const elf::ElfImage& image) {
-  profile::TrackerOptions o;
-  for (const auto& s : image.symbols())
-    if (s.is_function) o.function_entries.push_back(s.address);
-  if (auto ops = elf::harness_operation_entries(image))
-    for (const auto& op : *ops) o.spans.push_back({op.name, op.run_address});
-  return o;
-}
 
 // The functions of `p` by inclusive cycles (summed over the call paths where the function is
 // not already on the path, so recursion is not counted twice), with exclusive cycles and calls.
@@ -163,7 +154,7 @@ int profile_elf(const ProfileFlags& flags) {
   if (!board) throw util::FatalError(board.error().message, kExitUsage);
   auto image = elf::ElfImage::load(flags.target);
   if (!image) throw util::FatalError(image.error().message, kExitUsage);
-  profile::TrackerOptions options = tracker_options(*image);
+  profile::TrackerOptions options = profile::tracker_options_for(*image);
   if (!flags.function.empty()) {
     const elf::Symbol* s = image->find_symbol(flags.function);
     if (!s || !s->is_function)
@@ -233,7 +224,7 @@ ProfiledImage profile_image(const model::Suite& suite, const std::string& config
     auto image = elf::ElfImage::load(elf);
     if (!image) return nullptr;
     elf_path = elf;
-    tracker = std::make_unique<profile::CallTracker>(tracker_options(*image));
+    tracker = std::make_unique<profile::CallTracker>(profile::tracker_options_for(*image));
     return tracker.get();
   };
   model::RunResult result = run_suite_or_throw(suite, options);
