@@ -61,6 +61,7 @@ struct Provenance {
   uint64_t clock_hz = 0;
   std::string library;
   std::string library_version;
+  std::string libc;              // "newlib", "newlib-nano", "picolibc" (model::kLibcNames)
   std::vector<std::string> config_defines;
   std::vector<std::string> config_undefines;
   std::map<std::string, std::string> source_sha256;  // source name -> SHA-256 of its archive

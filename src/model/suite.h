@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace fathom::model {
@@ -16,10 +17,24 @@ struct Configuration {
   std::vector<std::string> undefines;  // library config macros to #undef
   std::vector<std::string> cflags;     // extra compiler flags (defaults: -O2)
   std::vector<std::string> harness_defines;  // harness-only macros (test hooks)
+  // The C library the image links: "newlib", "newlib-nano" (newlib with nano.specs) or
+  // "picolibc" (kLibcNames). The library archive is compiled against its headers too.
+  std::string libc = "newlib-nano";
+  // Boards this configuration runs on; empty = the suite's boards. Set by a matrix's
+  // exclusions (a [matrix] exclude naming a board).
+  std::vector<std::string> boards;
+  // For a configuration expanded from a [matrix]: the named [[configuration]] it came from and
+  // its value on each axis, in axis order ("libc" -> "picolibc", "optimization" -> "-O3").
+  // Empty base_name = not from a matrix.
+  std::string base_name;
+  std::vector<std::pair<std::string, std::string>> axes;
   // Properties the linked ELF must have; checked after linking (symbol names).
   std::vector<std::string> expect_symbols_present;
   std::vector<std::string> expect_symbols_absent;
 };
+
+// The C libraries a configuration can link (Configuration::libc).
+inline constexpr const char* kLibcNames[] = {"newlib", "newlib-nano", "picolibc"};
 
 struct Suite {
   std::string name;

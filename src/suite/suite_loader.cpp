@@ -102,6 +102,17 @@ util::Result<model::Configuration> parse_configuration(const toml::table& table,
           "undefines", fmt::format("{} both defines and undefines {}", r.context(), macro)));
   }
 
+  FATHOM_TRY(libc, r.string("libc"));
+  if (*libc) {
+    const bool known = std::any_of(std::begin(model::kLibcNames), std::end(model::kLibcNames),
+                                   [&](const char* n) { return **libc == n; });
+    if (!known)
+      return tl::unexpected(r.error_at_key(
+          "libc", fmt::format("unknown C library '{}' (use one of: {})", **libc,
+                              fmt::join(model::kLibcNames, ", "))));
+    config.libc = **libc;
+  }
+
   FATHOM_TRY(expect, r.table("expect"));
   if (*expect) {
     TableReader e(**expect, source, fmt::format("'expect' of {}", r.context()));
