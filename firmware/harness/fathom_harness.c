@@ -54,6 +54,11 @@ extern uint32_t __stack_bottom[]; /* lowest address of the main stack (linker sc
 
 #define STACK_PAINT 0xC5C5C5C5u
 
+/* The operation whose setup, KAT or runs are in progress (for BYTES records), and the index of
+ * its current run (fathom_run_index). */
+static const fathom_op *current_op;
+static uint32_t current_run_index;
+
 /* Known-answer bookkeeping for the operation whose KAT is running. */
 static const fathom_op *kat_op;
 static uint32_t kat_passed, kat_total, kat_first_vector_done;
@@ -102,6 +107,16 @@ int fathom_kat_check(const char *vector, const void *got, const void *expected, 
 
 int fathom_kat_expect(const char *vector, int condition) {
   return kat_finish(vector, condition != 0);
+}
+
+uint32_t fathom_run_index(void) { return current_run_index; }
+
+void fathom_report_bytes(const char *what, uint32_t bytes) {
+  fathom_rec_begin("BYTES");
+  fathom_rec_str(current_op ? current_op->name : "?");
+  fathom_rec_str(what);
+  fathom_rec_u32(bytes);
+  fathom_rec_end();
 }
 
 static void skip(const char *op, const char *reason) {
@@ -181,7 +196,10 @@ int main(void) {
   for (size_t i = 0; i < n_ops && i < FATHOM_MAX_OPS; ++i) {
     const fathom_op *op = __start_fathom_ops[i];
     if (!selected(op->name)) continue;
+    current_op = op;
+    current_run_index = 0;
     if (op->setup != NULL && op->setup() != 0) {
+      current_op = NULL;
       skip(op->name, "setup-failed");
       kat_failures++;
       continue;
@@ -190,6 +208,7 @@ int main(void) {
     kat_passed = kat_total = kat_first_vector_done = 0;
     op->kat();
     kat_op = NULL;
+    current_op = NULL;
     fathom_rec_begin("KATSUM");
     fathom_rec_str(op->name);
     fathom_rec_u32(kat_passed);
@@ -210,9 +229,23 @@ int main(void) {
 #ifdef FATHOM_TEST_FAULT_OP
     test_fault(op->name);
 #endif
+    /* An operation over distinct inputs gets at least its min_runs timed runs, announced
+     * before the samples so the host expects that many. */
+    const uint32_t op_runs = op->min_runs > runs ? op->min_runs : runs;
+    if (op->min_runs != 0) {
+      fathom_rec_begin("INPUTS");
+      fathom_rec_str(op->name);
+      fathom_rec_u32(op_runs);
+      fathom_rec_end();
+    }
+    current_op = op;
     int failed = 0;
-    for (uint32_t w = 0; w < warmup && !failed; ++w) failed = op->run() != 0;
-    for (uint32_t r = 0; r < runs && !failed; ++r) {
+    for (uint32_t w = 0; w < warmup && !failed; ++w) {
+      current_run_index = w;
+      failed = op->run() != 0;
+    }
+    for (uint32_t r = 0; r < op_runs && !failed; ++r) {
+      current_run_index = r;
       const uint32_t t0 = fathom_cycles_read();
       const int rc = op->run();
       const uint32_t t1 = fathom_cycles_read();
@@ -228,6 +261,7 @@ int main(void) {
       fathom_rec_end();
     }
     uint32_t peak_stack = 0;
+    current_run_index = 0;
     if (!failed) failed = memory_run(op, &peak_stack) != 0;
     if (failed) {
       skip(op->name, "run-failed");
@@ -242,6 +276,7 @@ int main(void) {
       fathom_rec_end();
     }
     if (op->teardown != NULL) op->teardown();
+    current_op = NULL;
   }
 
   const uint32_t records = fathom_rec_count();

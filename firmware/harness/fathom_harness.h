@@ -11,13 +11,22 @@ extern "C" {
 #endif
 
 /* One measurable operation. `run` is what is timed; everything it needs is prepared by `setup`
- * (outside any measurement). Return 0 for success from each hook. */
+ * (outside any measurement). Return 0 for success from each hook.
+ *
+ * Initialise with designated initialisers: fields added later default to 0, and `fathom list`
+ * reads the literal `.name = "..."` from the source. */
 typedef struct fathom_op {
   const char *name;        /* e.g. "ecdsa_p256_sign"; [a-z0-9_] only */
   int (*setup)(void);      /* optional (NULL): once, before the KAT */
   void (*kat)(void);       /* runs every known-answer vector via fathom_kat_check() */
   int (*run)(void);        /* one timed execution of the operation */
   void (*teardown)(void);  /* optional (NULL): after the last run */
+  /* 0 (the default): every run repeats the same input, and the harness makes the requested
+   * number of timed runs. Non-zero: `run` derives a distinct input from fathom_run_index()
+   * (an operation whose time depends on its input, e.g. ML-DSA signing), and the harness makes
+   * max(requested runs, min_runs) timed runs and announces them with an INPUTS record, so the
+   * samples form a distribution over that many distinct inputs. */
+  uint32_t min_runs;
 } fathom_op;
 
 /* Registers an operation: places a pointer to it in the .fathom_ops section the harness walks.
@@ -32,6 +41,20 @@ int fathom_kat_check(const char *vector, const void *got, const void *expected, 
 
 /* Reports a boolean known-answer result (e.g. "verify rejects a corrupted signature"). */
 int fathom_kat_expect(const char *vector, int condition);
+
+/* 0-based index of the current run of the current operation, for an operation with
+ * `min_runs` != 0 to derive a distinct input per timed run: timed run r has index r; warm-up
+ * run w has index w (it repeats the first timed inputs); the untimed memory run has index 0;
+ * setup, the KAT and teardown see 0. */
+uint32_t fathom_run_index(void);
+
+/* Reports the size in bytes of an object the current operation produces or consumes
+ * (a BYTES record), for the device workflow report: what goes over the wire and what the
+ * device stores. `what` is [a-z0-9_]+, one of "public_key", "secret_key", "ciphertext",
+ * "shared_secret", "signature" or a similar name; report each `what` once per operation.
+ * Call it from the operation's setup or KAT hook with the library's own size constant
+ * (e.g. CRYPTO_PUBLICKEYBYTES), never a typed-in number. */
+void fathom_report_bytes(const char *what, uint32_t bytes);
 
 /* Deterministic random bytes: the harness's test generator, seeded identically in every run of
  * an image, so runs are reproducible. Not a cryptographic generator: use it only as the

@@ -9,6 +9,8 @@
 
 #include <functional>
 
+#include "build/build_key.h"
+#include "build/c_library.h"
 #include "build/ninja_file.h"
 #include "elf/elf_image.h"
 #include "util/sha256.h"
@@ -85,8 +87,13 @@ class DirectoryLock {
   int fd_ = -1;
 };
 
-util::Result<void> run_ninja(const fs::path& dir, const std::string& what) {
-  auto out = util::run_process({"ninja", "-C", dir.string()});
+util::Result<void> run_ninja(const fs::path& dir, const std::string& what, unsigned jobs) {
+  std::vector<std::string> command = {"ninja", "-C", dir.string()};
+  if (jobs > 0) {
+    command.push_back("-j");
+    command.push_back(std::to_string(jobs));
+  }
+  auto out = util::run_process(command);
   if (!out) return util::fail(fmt::format("cannot run ninja: {}", out.error().message));
   if (out->exit_code != 0) {
     // Show the compiler's first error line: that is what the user needs.
@@ -129,14 +136,75 @@ model::ImageSize image_size(const elf::ElfImage& elf, const model::Board& board)
   return size;
 }
 
+namespace {
+
+// One library archive of an image: its generated build directory and what the image needs from
+// it (include paths, option flags).
+struct Archive {
+  LibraryDescription lib;
+  fs::path source_root;
+  std::string source_identity;   // for the build key; empty = hash the tree
+  fs::path dir;                  // build directory (build.ninja, include/, the .a)
+  fs::path gen_dir;              // generated headers (fathom_user_config.h)
+  std::vector<std::string> cflags;        // every flag its objects are compiled with
+  std::vector<std::string> option_flags;  // how its options reach the image's files too
+  std::vector<std::string> includes;
+  std::string key;
+  fs::path archive() const { return dir / ("lib" + lib.name + ".a"); }
+};
+
+// Writes the build directory of `lib`'s archive for the options of `options` (its defines and
+// undefines; the libc and flags are in `cflags`), keyed by everything that affects its objects.
+util::Result<Archive> prepare_archive(LibraryDescription lib, const model::Configuration& options,
+                                      const fs::path& source_root, std::string source_identity,
+                                      const std::vector<std::string>& cflags,
+                                      const ImageRequest& req, const Toolchain& tc) {
+  const model::Board& board = *req.board;
+  auto lib_files = library_source_files(lib, source_root);
+  if (!lib_files) return tl::unexpected(lib_files.error());
+  Archive a;
+  a.source_root = source_root;
+  a.source_identity = std::move(source_identity);
+  const std::string config_header = user_config_header(lib, options);
+  a.cflags = cflags;
+  a.option_flags = library_option_flags(lib, options);
+  a.cflags.insert(a.cflags.end(), a.option_flags.begin(), a.option_flags.end());
+  a.key = hex_hash(fmt::format("{}|{}|{}|{}|{}", join_args(a.cflags), config_header,
+                               source_root.string(), tc.version, options.libc));
+  a.dir = req.build_root / board.name / fmt::format("lib-{}-{}", lib.name, a.key);
+  a.gen_dir = a.dir / "include";
+  fs::create_directories(a.dir);
+  DirectoryLock lock(a.dir);
+  if (!write_if_changed(a.gen_dir / "fathom_user_config.h", config_header))
+    return util::fail(fmt::format("cannot write into build directory {}", a.dir.string()));
+  a.includes = {"-I" + a.gen_dir.string(), "-I" + lib.directory.string()};
+  for (const auto& inc : lib.include_dirs) a.includes.push_back("-I" + (source_root / inc).string());
+  NinjaFile n;
+  n.variable("cc", NinjaFile::shell_arg(tc.gcc));
+  n.variable("ar", NinjaFile::shell_arg(tc.ar));
+  std::vector<std::string> all = a.cflags;
+  all.insert(all.end(), a.includes.begin(), a.includes.end());
+  n.variable("cflags", join_args(all));
+  n.rule("cc", "$cc -MMD -MF $out.d $cflags -c $in -o $out", "$out.d");
+  n.rule("ar", "rm -f $out && $ar crs $out $in");
+  std::vector<std::string> objs;
+  for (const auto& f : *lib_files) {
+    objs.push_back(object_name(f, source_root));
+    n.build({objs.back()}, "cc", {f.string()});
+  }
+  n.build({"lib" + lib.name + ".a"}, "ar", objs);
+  if (!write_if_changed(a.dir / "build.ninja", n.text()))
+    return util::fail(fmt::format("cannot write {}", (a.dir / "build.ninja").string()));
+  a.lib = std::move(lib);
+  return a;
+}
+
+}  // namespace
+
 util::Result<BuiltImage> build_image(const ImageRequest& req, const Toolchain& tc,
                                      const std::function<void(const std::string&)>& on_status) {
   const model::Configuration& cfg = *req.configuration;
   const model::Board& board = *req.board;
-  auto lib = load_library(req.firmware_dir, cfg.library);
-  if (!lib) return tl::unexpected(lib.error());
-  auto lib_files = library_source_files(*lib, req.library_source);
-  if (!lib_files) return tl::unexpected(lib_files.error());
 
   // Flags shared by every firmware file: the board's core flags, the configuration's
   // optimisation flags (default -O2), and section-per-function so the linker drops dead code.
@@ -145,58 +213,54 @@ util::Result<BuiltImage> build_image(const ImageRequest& req, const Toolchain& t
   cflags.insert(cflags.end(), cfg.cflags.begin(), cfg.cflags.end());
   for (const char* f : {"-g", "-ffunction-sections", "-fdata-sections", "-std=c11"})
     cflags.push_back(f);
+  // The C library's headers (build/c_library.h), for the archive and the image alike.
+  auto libc = libc_flags(cfg.libc);
+  if (!libc) return tl::unexpected(libc.error());
+  cflags.insert(cflags.end(), libc->compile.begin(), libc->compile.end());
 
-  // --- the library archive, keyed by everything that affects its objects ---
-  const std::string config_header = user_config_header(*lib, cfg);
-  std::vector<std::string> lib_cflags = cflags;
-  std::vector<std::string> option_flags = library_option_flags(*lib, cfg);
-  lib_cflags.insert(lib_cflags.end(), option_flags.begin(), option_flags.end());
-  const std::string lib_key = hex_hash(fmt::format("{}|{}|{}|{}", join_args(lib_cflags),
-                                                   config_header, req.library_source.string(),
-                                                   tc.version));
-  const fs::path lib_dir = req.build_root / board.name / fmt::format("lib-{}-{}", lib->name,
-                                                                     lib_key);
-  const fs::path gen_dir = lib_dir / "include";
-  fs::create_directories(lib_dir);
-  DirectoryLock lib_lock(lib_dir);
-  if (!write_if_changed(gen_dir / "fathom_user_config.h", config_header))
-    return util::fail(fmt::format("cannot write into build directory {}", lib_dir.string()));
-  std::vector<std::string> lib_includes = {"-I" + gen_dir.string(),
-                                           "-I" + lib->directory.string()};
-  for (const auto& inc : lib->include_dirs)
-    lib_includes.push_back("-I" + (req.library_source / inc).string());
+  // --- the library archives: the configuration's library with its options, then every
+  // library of `with_libraries` with its defaults ---
+  std::vector<Archive> archives;
   {
-    NinjaFile n;
-    n.variable("cc", NinjaFile::shell_arg(tc.gcc));
-    n.variable("ar", NinjaFile::shell_arg(tc.ar));
-    std::vector<std::string> all = lib_cflags;
-    all.insert(all.end(), lib_includes.begin(), lib_includes.end());
-    n.variable("cflags", join_args(all));
-    n.rule("cc", "$cc -MMD -MF $out.d $cflags -c $in -o $out", "$out.d");
-    n.rule("ar", "rm -f $out && $ar crs $out $in");
-    std::vector<std::string> objs;
-    for (const auto& f : *lib_files) {
-      objs.push_back(object_name(f, req.library_source));
-      n.build({objs.back()}, "cc", {f.string()});
-    }
-    n.build({"lib" + lib->name + ".a"}, "ar", objs);
-    if (!write_if_changed(lib_dir / "build.ninja", n.text()))
-      return util::fail(fmt::format("cannot write {}", (lib_dir / "build.ninja").string()));
+    auto lib = load_library(req.firmware_dir, cfg.library);
+    if (!lib) return tl::unexpected(lib.error());
+    auto a = prepare_archive(std::move(*lib), cfg, req.library_source,
+                             req.library_source_identity, cflags, req, tc);
+    if (!a) return tl::unexpected(a.error());
+    archives.push_back(std::move(*a));
   }
-  on_status(fmt::format("compiling {} {} for {}", lib->name, lib->version, board.name));
-  if (auto r = run_ninja(lib_dir, fmt::format("library {} for configuration '{}'", lib->name,
-                                              cfg.name));
-      !r)
-    return tl::unexpected(r.error());
-
+  model::Configuration defaults;
+  defaults.libc = cfg.libc;
+  for (const auto& extra : req.with_libraries) {
+    auto lib = load_library(req.firmware_dir, extra.name);
+    if (!lib) return tl::unexpected(lib.error());
+    if (!lib->config_macro.empty() && !archives.front().lib.config_macro.empty())
+      return util::fail(fmt::format(
+          "configuration '{}': library '{}' has a configuration header like '{}'; an image can "
+          "combine at most one such library (list the other as `library`)",
+          cfg.name, extra.name, cfg.library));
+    auto a = prepare_archive(std::move(*lib), defaults, extra.source_root, extra.source_identity,
+                             cflags, req, tc);
+    if (!a) return tl::unexpected(a.error());
+    archives.push_back(std::move(*a));
+  }
+  std::string lib_key, library_names, library_versions;
+  std::vector<std::string> option_flags, lib_includes;
+  for (const auto& a : archives) {
+    lib_key += a.key;
+    library_names += (library_names.empty() ? "" : "+") + a.lib.name;
+    library_versions += (library_versions.empty() ? "" : "+") + a.lib.version;
+    option_flags.insert(option_flags.end(), a.option_flags.begin(), a.option_flags.end());
+    lib_includes.insert(lib_includes.end(), a.includes.begin(), a.includes.end());
+  }
   // --- the image: harness, board layer, workloads, library glue, linked with the archive ---
   const fs::path fw = req.firmware_dir;
   std::vector<std::string> defs = {
       fmt::format("-DFATHOM_CONSOLE_ADDRESS={:#x}u", board.console_address),
       fmt::format("-DFATHOM_BOARD_NAME=\"{}\"", board.name),
       fmt::format("-DFATHOM_CONFIG_NAME=\"{}\"", cfg.name),
-      fmt::format("-DFATHOM_LIBRARY_NAME=\"{}\"", lib->name),
-      fmt::format("-DFATHOM_LIBRARY_VERSION=\"{}\"", lib->version)};
+      fmt::format("-DFATHOM_LIBRARY_NAME=\"{}\"", library_names),
+      fmt::format("-DFATHOM_LIBRARY_VERSION=\"{}\"", library_versions)};
   for (const auto& d : cfg.harness_defines) defs.push_back("-D" + d);
 
   std::vector<fs::path> sources;
@@ -204,13 +268,15 @@ util::Result<BuiltImage> build_image(const ImageRequest& req, const Toolchain& t
                         "fathom_protocol.c"})
     sources.push_back(fw / "harness" / f);
   for (const auto& f : board.firmware_sources) sources.push_back(board.directory / f);
-  for (const auto& f : lib->glue_sources) sources.push_back(lib->directory / f);
-  std::error_code ec;
-  std::vector<fs::path> workloads;
-  for (const auto& e : fs::directory_iterator(fw / "workloads" / lib->name, ec))
-    if (e.path().extension() == ".c") workloads.push_back(e.path());
-  std::sort(workloads.begin(), workloads.end());
-  sources.insert(sources.end(), workloads.begin(), workloads.end());
+  for (const auto& a : archives) {
+    for (const auto& f : a.lib.glue_sources) sources.push_back(a.lib.directory / f);
+    std::error_code ec;
+    std::vector<fs::path> workloads;
+    for (const auto& e : fs::directory_iterator(fw / "workloads" / a.lib.name, ec))
+      if (e.path().extension() == ".c") workloads.push_back(e.path());
+    std::sort(workloads.begin(), workloads.end());
+    sources.insert(sources.end(), workloads.begin(), workloads.end());
+  }
 
   std::vector<std::string> image_cflags = cflags;
   image_cflags.insert(image_cflags.end(), option_flags.begin(), option_flags.end());
@@ -250,7 +316,8 @@ util::Result<BuiltImage> build_image(const ImageRequest& req, const Toolchain& t
     n.variable("cc", NinjaFile::shell_arg(tc.gcc));
     n.variable("cflags", join_args(image_cflags));
     std::vector<std::string> ldflags = board.cflags;
-    for (const char* f : {"--specs=nano.specs", "--specs=nosys.specs", "-Wl,--gc-sections",
+    ldflags.insert(ldflags.end(), libc->link.begin(), libc->link.end());
+    for (const char* f : {"-Wl,--gc-sections",
                           "-Wl,--wrap=malloc,--wrap=free,--wrap=calloc,--wrap=realloc"})
       ldflags.push_back(f);
     ldflags.push_back("-T" + (board.directory / board.linker_script).string());
@@ -264,16 +331,57 @@ util::Result<BuiltImage> build_image(const ImageRequest& req, const Toolchain& t
       objs.push_back(object_name(f, fw.parent_path()));
       n.build({objs.back()}, "cc", {f.string()});
     }
-    objs.push_back((lib_dir / ("lib" + lib->name + ".a")).string());
+    for (const auto& a : archives) objs.push_back(a.archive().string());
     n.build({elf_path.string()}, "link", objs,
             {(image_dir / "memory.ld").string(),
              (board.directory / board.linker_script).string()});
     if (!write_if_changed(image_dir / "build.ninja", n.text()))
       return util::fail(fmt::format("cannot write {}", (image_dir / "build.ninja").string()));
   }
-  on_status(fmt::format("linking {} for {}", cfg.name, board.name));
-  if (auto r = run_ninja(image_dir, fmt::format("image '{}' for {}", cfg.name, board.name)); !r)
-    return tl::unexpected(r.error());
+  // The content key (build/build_key.h): a directory whose manifest holds it is reused as is.
+  // The generated build files carry the final flag vectors and command lines.
+  BuildKeyInputs key_inputs;
+  key_inputs.toolchain_version = tc.version;
+  key_inputs.flags = {{"image cflags", image_cflags}};
+  key_inputs.files = {image_dir / "build.ninja", image_dir / "memory.ld"};
+  for (const auto& a : archives) {
+    std::string identity = a.source_identity;
+    if (identity.empty()) {
+      auto digest = source_tree_digest(a.source_root);
+      if (!digest) return tl::unexpected(digest.error());
+      identity = *digest;
+    }
+    key_inputs.flags.emplace_back("library cflags " + a.lib.name, a.cflags);
+    key_inputs.library_source_identity += (key_inputs.library_source_identity.empty() ? "" : "+") +
+                                          a.lib.name + ":" + identity;
+    key_inputs.files.push_back(a.dir / "build.ninja");
+    // Generated headers, then every firmware file the build may read.
+    for (const fs::path& dir : {a.gen_dir, a.lib.directory})
+      for (auto& f : files_below(dir)) key_inputs.files.push_back(std::move(f));
+  }
+  for (const fs::path& dir : {fw, board.directory})
+    for (auto& f : files_below(dir)) key_inputs.files.push_back(std::move(f));
+  auto key = build_key(key_inputs);
+  if (!key) return tl::unexpected(key.error());
+  const bool reused = manifest_matches(image_dir, *key, elf_path);
+  if (!reused) {
+    remove_manifest(image_dir);  // an interrupted build must never look complete
+    for (const auto& a : archives) {
+      on_status(fmt::format("compiling {} {} for {}", a.lib.name, a.lib.version, board.name));
+      DirectoryLock lock(a.dir);
+      if (auto r = run_ninja(a.dir,
+                             fmt::format("library {} for configuration '{}'", a.lib.name,
+                                         cfg.name),
+                             req.ninja_jobs);
+          !r)
+        return tl::unexpected(r.error());
+    }
+    on_status(fmt::format("linking {} for {}", cfg.name, board.name));
+    if (auto r = run_ninja(image_dir, fmt::format("image '{}' for {}", cfg.name, board.name),
+                           req.ninja_jobs);
+        !r)
+      return tl::unexpected(r.error());
+  }
 
   // Prove the image is the configuration it claims to be.
   auto elf = elf::ElfImage::load(elf_path);
@@ -291,13 +399,23 @@ util::Result<BuiltImage> build_image(const ImageRequest& req, const Toolchain& t
           "it: the build did not produce the configuration it claims (check its "
           "defines/undefines)",
           cfg.name, s));
+  auto has_symbol = [&](std::string_view s) { return elf->find_symbol(std::string(s)) != nullptr; };
+  if (auto r = check_libc(cfg.name, cfg.libc, has_symbol); !r) return tl::unexpected(r.error());
+
+  auto elf_sha256 = util::sha256_file(elf_path);
+  if (!elf_sha256) return tl::unexpected(elf_sha256.error());
+  if (!reused && !write_manifest(image_dir, {*key, *elf_sha256}))
+    return util::fail(fmt::format("cannot write the manifest into build directory {}",
+                                  image_dir.string()));
 
   BuiltImage out;
   out.elf = elf_path;
+  out.elf_sha256 = *elf_sha256;
+  out.reused = reused;
   out.map_file = map_path;
   out.cflags = cflags;
   out.compiler = tc.version;
-  out.library_version = lib->version;
+  out.library_version = library_versions;
   out.size = image_size(*elf, board);
   return out;
 }

@@ -24,6 +24,20 @@ struct ImageRequest {
   std::filesystem::path firmware_dir;      // the repository's firmware/
   std::filesystem::path library_source;    // root of the unpacked library sources
   std::filesystem::path build_root;        // e.g. ~/.cache/fathom/builds
+  // The library's source identity for the build key (build/build_key.h): the lock's archive
+  // SHA-256 for a pinned source; empty = hash the tree at `library_source` (an env override).
+  std::string library_source_identity;
+  // Further libraries linked into the image with their default options (the configuration's
+  // `with_libraries`): their archives, glue and workloads join the image, so operations of
+  // several libraries can be composed in one image (device workflows).
+  struct ExtraLibrary {
+    std::string name;
+    std::filesystem::path source_root;
+    std::string source_identity;  // as library_source_identity
+  };
+  std::vector<ExtraLibrary> with_libraries;
+  // Parallel jobs for each ninja run (`ninja -j`); 0 = ninja's default (CPUs + 2).
+  unsigned ninja_jobs = 0;
 };
 
 struct BuiltImage {
@@ -33,10 +47,16 @@ struct BuiltImage {
   std::string compiler;                    // toolchain version line
   std::string library_version;
   model::ImageSize size;
+  std::string elf_sha256;
+  // True if the build cache already held this image (its manifest matched the content key),
+  // so no compiler or ninja ran.
+  bool reused = false;
 };
 
 // Builds (or brings up to date) the image for `request`, then checks the configuration's
-// declared ELF properties. `on_status` receives short progress lines ("compiling mbedtls").
+// declared ELF properties. An image directory whose manifest holds the image's content key
+// (build/build_key.h) and a verified ELF is reused without running ninja; after a successful
+// build and check the manifest is written. `on_status` receives short progress lines ("compiling mbedtls").
 util::Result<BuiltImage> build_image(const ImageRequest& request, const Toolchain& toolchain,
                                      const std::function<void(const std::string&)>& on_status);
 

@@ -113,15 +113,26 @@ util::Result<LibraryDescription> load_library(const fs::path& firmware_dir,
   }
   for (auto [key, out] : {std::pair{"config_macro", &d.config_macro},
                           {"platform_config", &d.platform_config},
-                          {"version_macro", &d.version_macro}}) {
+                          {"version_macro", &d.version_macro},
+                          {"gate_failure", &d.gate_failure}}) {
     if (!t.contains(key)) continue;  // optional
     if (auto r = str(key, *out); !r) return tl::unexpected(r.error());
   }
   for (auto [key, out] : {std::pair{"include_dirs", &d.include_dirs}, {"sources", &d.sources},
-                          {"exclude", &d.exclude}, {"glue_sources", &d.glue_sources}}) {
+                          {"exclude", &d.exclude}, {"glue_sources", &d.glue_sources},
+                          {"gate_operations", &d.gate_operations}}) {
     auto list = string_list(t, key, where);
     if (!list) return tl::unexpected(list.error());
     *out = std::move(*list);
+  }
+  for (const auto& gate : d.gate_operations) {
+    const bool valid = !gate.empty() && std::all_of(gate.begin(), gate.end(), [](char c) {
+      return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+    });
+    if (!valid)
+      return util::fail(fmt::format("{}: gate_operations: '{}' is not an operation name (use "
+                                    "[a-z0-9_]+, as the workload's .name)",
+                                    where, gate));
   }
   auto groups = primitive_groups(t, where);
   if (!groups) return tl::unexpected(groups.error());

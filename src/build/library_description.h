@@ -28,6 +28,12 @@ struct LibraryDescription {
   // the table is absent. Each group has at least one pattern; no pattern is empty or contains
   // whitespace.
   std::map<std::string, std::vector<std::string>> primitive_groups;
+  // Optional gate (pipeline/library_gate.h, docs/PROTOCOL.md "Gate operations"): operations
+  // that always run and whose KATs must all pass for any operation of an image to keep its
+  // timing (wolfCrypt's self-test); `gate_failure` is the error the others then carry
+  // ("wolfCrypt self-test failed"). Names are operation names ([a-z0-9_]+).
+  std::vector<std::string> gate_operations;
+  std::string gate_failure;
 };
 
 // Reads `<firmware_dir>/libs/<name>/library.toml`; an unknown library lists the known ones.

@@ -44,4 +44,10 @@ util::Result<fs::path> build_root() {
   return *cache / "builds";
 }
 
+util::Result<fs::path> result_cache_root() {
+  auto cache = util::cache_dir();
+  if (!cache) return tl::unexpected(cache.error());
+  return *cache / "results";
+}
+
 }  // namespace fathom::cli

@@ -16,5 +16,7 @@ std::filesystem::path default_suite_path();
 util::Result<std::filesystem::path> resolve_suite(const std::string& name_or_path);
 // Where firmware images are built: <cache>/builds.
 util::Result<std::filesystem::path> build_root();
+// Where measured results are kept between runs (pipeline/result_cache.h): <cache>/results.
+util::Result<std::filesystem::path> result_cache_root();
 
 }  // namespace fathom::cli

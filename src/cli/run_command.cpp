@@ -7,6 +7,7 @@
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "cli/history_database.h"
+#include "cli/paths.h"
 #include "cli/suite_session.h"
 #include "history/run_store.h"
 #include "report/writer.h"
@@ -28,6 +29,8 @@ struct RunFlags {
   std::string db;          // history database; "" = history::default_history_path()
   bool no_history = false;
   std::string name;        // label of the stored run
+  int64_t jobs = 0;        // images built and run at once; 0 = online CPUs
+  bool fresh = false;      // measure again even if the result cache holds the results
 };
 
 void write_file(const std::filesystem::path& path, const report::Writer& writer,
@@ -66,7 +69,19 @@ int run(const RunFlags& flags) {
                                                               : sim::HookMode::kBlock;
   if (flags.runs >= 0) options.runs = static_cast<uint32_t>(flags.runs);
   if (flags.warmup >= 0) options.warmup = static_cast<uint32_t>(flags.warmup);
-  const model::RunResult result = run_suite_or_throw(suite, options);
+  options.jobs = static_cast<unsigned>(flags.jobs);
+  options.fresh = flags.fresh;
+  if (auto results = result_cache_root()) options.result_cache_dir = *results;
+  pipeline::RunCounts counts;
+  const model::RunResult result = run_suite_or_throw(suite, options, &counts);
+  // What the caches saved, on stderr (results go to stdout): "rebuilt nothing" is checkable.
+  fmt::print(stderr,
+             "fathom: {} image{}: {} build{} reused from the build cache, {} result{} reused "
+             "from the result cache{}\n",
+             counts.images, counts.images == 1 ? "" : "s", counts.builds_reused,
+             counts.builds_reused == 1 ? "" : "s", counts.results_reused,
+             counts.results_reused == 1 ? "" : "s",
+             counts.results_reused > 0 ? " (--fresh measures again)" : "");
 
   // Results are written before anything else can go wrong: nothing measured is lost.
   if (!flags.out_dir.empty()) {
@@ -122,6 +137,12 @@ void register_run_command(CLI::App& app, CommandState& state) {
                   "Store the run in this history database (default: see docs/CLI.md)");
   cmd->add_flag("--no-history", flags->no_history, "Do not store the run in the history");
   cmd->add_option("--name", flags->name, "Label the stored run (baseline set, compare take it)");
+  cmd->add_option("-j,--jobs", flags->jobs,
+                  "Images built and run at once (default: the number of online CPUs; 1 = one "
+                  "after another); results are the same and in the same order")
+      ->check(CLI::Range(1, 1024));
+  cmd->add_flag("--fresh", flags->fresh,
+                "Measure every image again instead of reusing results from the result cache");
   cmd->callback([flags, &state] { state.exit_code = run(*flags); });
 }
 

@@ -27,6 +27,7 @@ struct SizeFlags {
   std::vector<std::string> configurations;
   std::vector<std::string> boards;
   std::string format = "table";
+  int64_t jobs = 0;  // images built at once; 0 = online CPUs
 };
 
 struct ImageSizes {
@@ -40,6 +41,7 @@ std::vector<ImageSizes> measure(const model::Suite& suite, const SizeFlags& flag
   pipeline::RunOptions options;
   options.configurations = flags.configurations;
   options.boards = flags.boards;
+  options.jobs = static_cast<unsigned>(flags.jobs);
   options.firmware_dir = repository_root() / "firmware";
   auto root = build_root();
   if (!root) throw util::FatalError(root.error().message);
@@ -186,6 +188,10 @@ void register_size_command(CLI::App& app, CommandState& state) {
       ->expected(1, -1);
   cmd->add_option("--format", flags->format, "Output format: table, json")
       ->check(CLI::IsMember({"table", "json"}));
+  cmd->add_option("-j,--jobs", flags->jobs,
+                  "Images built at once (default: the number of online CPUs; 1 = one after "
+                  "another)")
+      ->check(CLI::Range(1, 1024));
   cmd->callback([flags, &state] { state.exit_code = size(*flags); });
 }
 

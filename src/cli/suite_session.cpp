@@ -16,7 +16,8 @@ model::Suite load_suite_or_throw(const std::string& name_or_path) {
   return std::move(*suite);
 }
 
-model::RunResult run_suite_or_throw(const model::Suite& suite, pipeline::RunOptions options) {
+model::RunResult run_suite_or_throw(const model::Suite& suite, pipeline::RunOptions options,
+                                    pipeline::RunCounts* counts) {
   options.firmware_dir = repository_root() / "firmware";
   auto root = build_root();
   if (!root) throw util::FatalError(root.error().message);
@@ -24,7 +25,7 @@ model::RunResult run_suite_or_throw(const model::Suite& suite, pipeline::RunOpti
   if (auto v = pipeline::validate_options(suite, options); !v)
     throw util::FatalError(v.error().message, kExitUsage);
   util::Progress progress;
-  auto result = pipeline::run_suite(suite, options, progress);
+  auto result = pipeline::run_suite(suite, options, progress, counts);
   progress.clear();
   if (!result) {
     throw util::FatalError(result.error().message,

@@ -15,7 +15,9 @@ model::Suite load_suite_or_throw(const std::string& name_or_path);
 
 // Runs `suite` with `options` (firmware_dir and build_root are filled in here). Throws
 // util::FatalError: kExitUsage for bad options or an unknown operation, kExitFailure for
-// anything that stops the whole run (no toolchain, no lock file).
-model::RunResult run_suite_or_throw(const model::Suite& suite, pipeline::RunOptions options);
+// anything that stops the whole run (no toolchain, no lock file). If `counts` is given, it
+// receives what came from the build and result caches.
+model::RunResult run_suite_or_throw(const model::Suite& suite, pipeline::RunOptions options,
+                                    pipeline::RunCounts* counts = nullptr);
 
 }  // namespace fathom::cli

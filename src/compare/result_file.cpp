@@ -152,6 +152,15 @@ model::OperationResult operation(const Node& node) {
   if (auto share = node.find("primitive_share"))
     op.primitive_share =
         Node::unwrap(history::primitive_share_from_value(share->json(), share->path()));
+  // Distinct inputs and object sizes came later within schema 1: optional.
+  if (auto inputs = node.find("distinct_inputs"); inputs && !inputs->is_null()) {
+    const uint64_t count = inputs->unsigned_integer();
+    if (count > UINT32_MAX) inputs->fail("expected a count that fits 32 bits");
+    op.distinct_inputs = static_cast<uint32_t>(count);
+  }
+  if (auto objects = node.find("object_bytes"))
+    op.object_bytes =
+        Node::unwrap(history::object_bytes_from_value(objects->json(), objects->path()));
   op.error = node.at("error").text_or_empty();
   return op;
 }

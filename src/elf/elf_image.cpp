@@ -40,7 +40,9 @@ util::Result<ElfImage> ElfImage::parse(std::vector<uint8_t> bytes, const std::st
   if (bytes[EI_DATA] != ELFDATA2LSB) return bad("not a little-endian ELF file");
   if (bytes.size() < sizeof(Elf32_Ehdr)) return bad("truncated ELF header");
 
-  elf_version(EV_CURRENT);
+  // libelf's version is process-wide state: set it once, not from every (parallel) load.
+  static const bool libelf_ready = elf_version(EV_CURRENT) != EV_NONE;
+  (void)libelf_ready;
   std::unique_ptr<Elf, ElfCloser> e(
       elf_memory(reinterpret_cast<char*>(bytes.data()), bytes.size()));
   if (!e || elf_kind(e.get()) != ELF_K_ELF) return bad(elf_errmsg(-1));

@@ -4,6 +4,7 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -154,6 +155,7 @@ util::Result<model::Provenance> provenance_from_value(const Json& json, std::str
                 .field("clock_hz", p.clock_hz)
                 .field("library", p.library)
                 .field("library_version", p.library_version)
+                .field("libc", p.libc)  // absent in records made before the libc axis
                 .field("config_defines", p.config_defines)
                 .field("config_undefines", p.config_undefines)
                 .field("source_sha256", p.source_sha256)
@@ -163,6 +165,12 @@ util::Result<model::Provenance> provenance_from_value(const Json& json, std::str
                 .field("warmup", p.warmup)
                 .result();
   if (!ok) return tl::unexpected(ok.error());
+  // Absent or null: measured in that run (pipeline/result_cache.h).
+  if (auto it = json.find("reused_from"); it != json.end() && !it->is_null()) {
+    if (!it->is_string())
+      return util::fail(fmt::format("{}.reused_from: expected a string or null", path));
+    p.reused_from = it->get<std::string>();
+  }
   return p;
 }
 
@@ -302,6 +310,33 @@ util::Result<std::map<std::string, double>> primitive_share_from_value(const Jso
     share[group] = fraction;
   }
   return share;
+}
+
+std::string object_bytes_to_json(const std::map<std::string, uint64_t>& object_bytes) {
+  Json out = Json::object();
+  for (const auto& [object, bytes] : object_bytes) out[object] = bytes;  // std::map: sorted
+  return dump(out);
+}
+
+util::Result<std::map<std::string, uint64_t>> object_bytes_from_value(const Json& json,
+                                                                      std::string_view path) {
+  std::map<std::string, uint64_t> object_bytes;
+  if (json.is_null()) return object_bytes;
+  if (!json.is_object())
+    return util::fail(fmt::format("{}: expected an object of object name: bytes", path));
+  for (const auto& [object, value] : json.items()) {
+    const bool valid_name =
+        !object.empty() && std::all_of(object.begin(), object.end(), [](char c) {
+          return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+        });
+    if (!valid_name)
+      return util::fail(fmt::format("{}: object name '{}' is not [a-z0-9_]+", path, object));
+    uint64_t bytes = 0;
+    if (!convert(value, bytes))
+      return util::fail(fmt::format("{}.{}: expected {}", path, object, expected(bytes)));
+    object_bytes.emplace(object, bytes);
+  }
+  return object_bytes;
 }
 
 }  // namespace fathom::history

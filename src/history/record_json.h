@@ -61,4 +61,12 @@ util::Result<std::map<std::string, double>> primitive_share_from_json(const std:
 util::Result<std::map<std::string, double>> primitive_share_from_value(
     const nlohmann::ordered_json& json, std::string_view path);
 
+// An operation's object sizes (model::OperationResult::object_bytes): an object of
+// name -> bytes, keys sorted. Decoding refuses a name outside [a-z0-9_]+ (what the BYTES record
+// allows) and anything but a non-negative integer; null or absent is the empty map (results
+// written before object sizes existed).
+std::string object_bytes_to_json(const std::map<std::string, uint64_t>& object_bytes);
+util::Result<std::map<std::string, uint64_t>> object_bytes_from_value(
+    const nlohmann::ordered_json& json, std::string_view path);
+
 }  // namespace fathom::history

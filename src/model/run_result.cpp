@@ -8,6 +8,8 @@ bool RunResult::all_passed() const {
     for (const auto& op : image.operations)
       if (op.kat != KatStatus::kPassed || !op.memory_mismatch.empty()) return false;
   }
+  for (const auto& check : fairness)
+    if (!check.passed) return false;
   return true;
 }
 

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "model/analysis.h"
+
 #include "model/statistics.h"
 
 namespace fathom::model {
@@ -45,6 +47,15 @@ struct OperationResult {
   // "bignum", ...; groups are defined per library in data), as a fraction in [0, 1]. Cycles
   // under nested groups count for each of them. Empty if the library defines no groups.
   std::map<std::string, double> primitive_share;
+  // Non-zero when each timed run used a distinct input (the firmware's INPUTS record,
+  // docs/PROTOCOL.md): the number of distinct inputs, equal to the timed runs. The samples are
+  // then a distribution over inputs (e.g. ML-DSA signing over that many messages), not
+  // repetitions of one input. 0: every run repeated the same input.
+  uint32_t distinct_inputs = 0;
+  // Sizes of the objects the operation produces or consumes, as the library's code defines them
+  // (BYTES records): "public_key", "secret_key", "ciphertext", "shared_secret", "signature" ->
+  // bytes. Empty if the workload reports none.
+  std::map<std::string, uint64_t> object_bytes;
   std::string error;  // why there is no timing (KAT failure, fault, ...), empty if none
 
   bool has_timing() const { return kat == KatStatus::kPassed && cycles.has_value(); }
@@ -69,6 +80,10 @@ struct Provenance {
   std::string elf_sha256;
   uint32_t runs = 0;
   uint32_t warmup = 0;
+  // When the results were measured (ISO 8601 UTC, "2026-11-30T03:12:45Z") if this run reused
+  // them from the result cache (pipeline/result_cache.h) instead of simulating again; empty
+  // when they were measured in this run.
+  std::string reused_from;
 };
 
 // A simulator or firmware fault that stopped an image.
@@ -107,9 +122,12 @@ struct RunResult {
   static constexpr int kSchemaVersion = 1;
   std::string suite;
   std::vector<ImageResult> images;
+  // Derived across images (src/analysis): the fairness control and device workflows.
+  std::vector<FairnessCheck> fairness;
+  std::vector<WorkflowResult> workflows;
 
-  // True if every image completed, every KAT passed and no operation's memory measurements
-  // disagree.
+  // True if every image completed, every KAT passed, no operation's memory measurements
+  // disagree and every fairness check passed.
   bool all_passed() const;
 };
 

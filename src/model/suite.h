@@ -2,6 +2,7 @@
 // What to measure: configurations × operations × boards, as read from a suite file.
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -12,6 +13,9 @@ namespace fathom::model {
 struct Configuration {
   std::string name;                 // "mbedtls-no-nist-optim"
   std::string library;              // "mbedtls"
+  // Libraries linked into the same image with their default options, whose operations join
+  // the image's ("with_libraries = [\"pqclean\"]"): for workflows across libraries.
+  std::vector<std::string> with_libraries;
   std::string description;
   std::vector<std::string> defines;    // library config macros to define: "NAME" or "NAME=VALUE"
   std::vector<std::string> undefines;  // library config macros to #undef
@@ -28,9 +32,40 @@ struct Configuration {
   // Empty base_name = not from a matrix.
   std::string base_name;
   std::vector<std::pair<std::string, std::string>> axes;
+  // Images of configurations with different fairness groups are never compared by the
+  // fairness control, even if library, libc and flags agree (e.g. a configuration that swaps
+  // the control operation's code for assembly). Empty = the default group.
+  std::string fairness_group;
   // Properties the linked ELF must have; checked after linking (symbol names).
   std::vector<std::string> expect_symbols_present;
   std::vector<std::string> expect_symbols_absent;
+};
+
+// [fairness]: operations that run identical code in every image of a comparison group and must
+// agree within tolerance_percent (src/analysis/fairness.h).
+struct FairnessSpec {
+  std::vector<std::string> operations;
+  double tolerance_percent = 0.5;
+};
+
+// [[workflow]]: a device task composed from operations of one image, in variants
+// (src/analysis/workflow.h).
+struct WorkflowStep {
+  std::string name;                     // "key establishment"
+  std::vector<std::string> operations;  // run one after the other
+};
+struct WorkflowVariant {
+  std::string name;                     // "classical"
+  std::vector<WorkflowStep> steps;
+  // "operation.object" references to sizes the operations report (BYTES records): what the
+  // protocol sends and receives, and what the device must store.
+  std::vector<std::string> wire;
+  std::vector<std::string> stored;
+};
+struct Workflow {
+  std::string name;
+  std::string description;
+  std::vector<WorkflowVariant> variants;
 };
 
 // The C libraries a configuration can link (Configuration::libc).
@@ -46,6 +81,18 @@ struct Suite {
   uint32_t runs = 10;                  // timed runs per operation
   uint32_t warmup = 1;                 // untimed runs before them
   uint64_t cycle_budget = 50'000'000'000ULL;  // per image; exceeding it is a fault
+  // The [matrix] axes the configurations were expanded over ("libc", "optimization"); empty
+  // for a suite without [matrix]. With "board" when the suite has more than one board.
+  std::vector<std::string> matrix_axes;
+  std::optional<FairnessSpec> fairness;
+  std::vector<Workflow> workflows;
 };
+
+// The boards `configuration` runs on in `suite`: its own subset (set by a matrix exclusion) or
+// the suite's boards.
+inline const std::vector<std::string>& boards_of(const Suite& suite,
+                                                 const Configuration& configuration) {
+  return configuration.boards.empty() ? suite.boards : configuration.boards;
+}
 
 }  // namespace fathom::model

@@ -1,23 +1,32 @@
 #include "pipeline/suite_runner.h"
 
+#include "pipeline/library_gate.h"
+
 #include <fmt/core.h>
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <atomic>
+#include <fstream>
 #include <memory>
+#include <sstream>
 
+#include "analysis/fairness.h"
+#include "analysis/workflow.h"
 #include "build/image_builder.h"
 #include "build/library_description.h"
 #include "build/toolchain.h"
+#include "pipeline/result_cache.h"
+#include "pipeline/suite_builder.h"
 #include "elf/elf_image.h"
 #include "elf/harness_operations.h"
 #include "profile/primitive_share.h"
 #include "sim/observer_fanout.h"
-#include "sources/ensure.h"
 #include "sources/source_lock.h"
+#include "suite/analysis_specs.h"
 #include "suite/board_loader.h"
 #include "target/sim_target.h"
-#include "util/sha256.h"
+#include "util/parallel_for.h"
 #include "util/version.h"
 
 namespace fathom::pipeline {
@@ -72,8 +81,33 @@ util::Result<void> validate_options(const model::Suite& suite, const RunOptions&
   return {};
 }
 
+namespace {
+
+// The observers and measurement modes that shape an image's results, for the result key.
+std::string observers_text(const RunOptions& options, const build::LibraryDescription& lib) {
+  std::string text = fmt::format("hooks={} memory_watch={}",
+                                 static_cast<int>(options.sim_hook_mode), options.memory_watch);
+  if (options.primitive_share && !lib.primitive_groups.empty() &&
+      options.sim_hook_mode != sim::HookMode::kBlockCountOnly)
+    for (const auto& [group, patterns] : lib.primitive_groups)
+      text += fmt::format(" share[{}]={}", group, fmt::join(patterns, ","));
+  return text;
+}
+
+// The board description as the simulator reads it (its board.toml), for the result key.
+util::Result<std::string> board_description(const model::Board& board) {
+  std::ifstream in(board.directory / "board.toml", std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (!in.is_open() || in.bad())
+    return util::fail(fmt::format("cannot read {}", (board.directory / "board.toml").string()));
+  return text.str();
+}
+
+}  // namespace
+
 util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOptions& options,
-                                         util::Progress& progress) {
+                                         util::Progress& progress, RunCounts* counts) {
   if (auto v = validate_options(suite, options); !v) return tl::unexpected(v.error());
   auto toolchain = build::find_toolchain();
   if (!toolchain) return tl::unexpected(toolchain.error());
@@ -84,115 +118,208 @@ util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOpt
   const uint32_t warmup = options.warmup.value_or(suite.warmup);
   const std::vector<std::string>& operations =
       options.operations.empty() ? suite.operations : options.operations;
+  // Results are reused only from a plain measurement: never while a caller observes the run.
+  std::optional<ResultCache> cache;
+  std::string tool_sha256;
+  if (!options.result_cache_dir.empty() && !options.observer_for_image) {
+    if (auto digest = executable_sha256()) {
+      cache.emplace(options.result_cache_dir);
+      tool_sha256 = *digest;
+    }
+  }
+
+  const std::vector<std::string> analysis_operations = suite::operations_named_by_analyses(suite);
+  const std::vector<MatrixEntry> matrix = suite_matrix(suite, options);
+  const auto library_sources = fetch_library_sources(matrix, options, progress);
+  std::vector<model::ImageResult> images(matrix.size());
+  std::vector<util::Error> usage_errors(matrix.size());
+  std::vector<char> build_reused(matrix.size(), 0);
+  std::atomic<size_t> finished{0};
+  std::atomic<bool> stop{false};  // set by a usage error: the run's result is that error
+
+  // Everything for one image; images share nothing mutable but `progress` (serialized).
+  util::parallel_for(matrix.size(), options.jobs, [&](size_t index) {
+    const model::Configuration& cfg = *matrix[index].configuration;
+    const std::string& board_name = matrix[index].board;
+    model::ImageResult& image = images[index];
+    image.configuration = cfg.name;
+    image.board = board_name;
+    model::Provenance& prov = image.provenance;
+    prov.tool_version = util::kToolVersion;
+    prov.tool_git_revision = util::kToolGitRevision;
+    prov.compiler = toolchain->version;
+    prov.board = board_name;
+    prov.library = cfg.library;
+    prov.config_defines = cfg.defines;
+    prov.config_undefines = cfg.undefines;
+    prov.runs = runs;
+    prov.warmup = warmup;
+    auto status = [&](const std::string& what) {
+      progress.update(fmt::format("[{}/{}] {} on {}: {}", finished.load(), matrix.size(),
+                                  cfg.name, board_name, what));
+    };
+
+    // Everything below may fail for this image only; the message becomes its result.
+    auto run_image = [&]() -> util::Result<void> {
+      if (stop) return util::fail("not run: the run stopped at a usage error");
+      auto board = suite::load_board(options.firmware_dir / "boards", board_name);
+      if (!board) return tl::unexpected(board.error());
+      prov.core = board->core;
+      prov.clock_hz = board->clock_hz;
+      auto lib = build::load_library(options.firmware_dir, cfg.library);
+      if (!lib) return tl::unexpected(lib.error());
+      prov.library_version = lib->version;
+      prov.libc = cfg.libc;
+      if (const auto* entry = lock->find(lib->source)) prov.source_sha256[entry->name] = entry->sha256;
+      // Libraries linked in with their defaults: their gate operations, primitive groups and
+      // sources count for the image too.
+      for (const auto& name : cfg.with_libraries) {
+        auto extra = build::load_library(options.firmware_dir, name);
+        if (!extra) return tl::unexpected(extra.error());
+        prov.library += "+" + extra->name;
+        prov.library_version += "+" + extra->version;
+        if (const auto* entry = lock->find(extra->source))
+          prov.source_sha256[entry->name] = entry->sha256;
+        for (const auto& g : extra->gate_operations)
+          if (!contains(lib->gate_operations, g)) lib->gate_operations.push_back(g);
+        for (const auto& [group, patterns] : extra->primitive_groups) {
+          auto& into = lib->primitive_groups[group];
+          into.insert(into.end(), patterns.begin(), patterns.end());
+        }
+      }
+
+      auto built = build_suite_image(cfg, *board, library_sources, options, *toolchain, progress);
+      if (!built) return tl::unexpected(built.error());
+      build_reused[index] = built->reused;
+      prov.cflags = built->cflags;
+      image.size = built->size;
+      prov.elf_sha256 = built->elf_sha256;
+
+      auto elf = elf::ElfImage::load(built->elf);
+      if (!elf) return tl::unexpected(elf.error());
+      auto offered = elf::harness_operations(*elf);
+      if (!offered) return tl::unexpected(offered.error());
+      // The library's gate operations always run (pipeline/library_gate.h).
+      std::vector<std::string> image_operations = with_gate_operations(operations, *lib);
+      // With an operation list, the operations the suite's fairness control and workflows
+      // name run too, in the images that offer them.
+      if (!image_operations.empty())
+        for (const auto& op : analysis_operations)
+          if (contains(*offered, op) && !contains(image_operations, op))
+            image_operations.push_back(op);
+      for (const auto& op : image_operations)
+        if (!contains(*offered, op))
+          return util::fail_usage(fmt::format("unknown operation '{}' (configuration '{}' offers: {})",
+                                        op, cfg.name, fmt::join(*offered, ", ")));
+
+      // The result cache (pipeline/result_cache.h): same image, board, parameters, observers
+      // and fathom executable give the same results.
+      std::string result_key;
+      if (cache) {
+        auto board_text = board_description(*board);
+        if (board_text) {
+          ResultKeyInputs key;
+          key.elf_sha256 = built->elf_sha256;
+          key.board_description = *board_text;
+          key.runs = runs;
+          key.warmup = warmup;
+          key.operations = image_operations;
+          key.cycle_budget = suite.cycle_budget;
+          key.observers = observers_text(options, *lib);
+          key.tool_sha256 = tool_sha256;
+          result_key = pipeline::result_key(key);
+        }
+        if (!result_key.empty() && !options.fresh) {
+          if (auto stored = cache->load(result_key)) {
+            // The measured figures are the stored ones; the provenance is this run's (it
+            // describes the same image) plus what only the measurement knows.
+            prov.timing_model = stored->provenance.timing_model;
+            prov.reused_from = stored->provenance.reused_from;
+            image.completed = stored->completed;
+            image.total_cycles = stored->total_cycles;
+            image.total_instructions = stored->total_instructions;
+            image.operations = std::move(stored->operations);
+            image.console_log = std::move(stored->console_log);
+            return {};
+          }
+        }
+      }
+
+      status("running on the simulator");
+      sim::ObserverFanout observers;
+      observers.add(options.observer_for_image ? options.observer_for_image(built->elf)
+                                               : nullptr);
+      // Primitive share (docs/PROFILER.md): a call tracker over the run when the library
+      // names groups of functions. Observing never changes the counts.
+      std::unique_ptr<profile::PrimitiveShareRecorder> share;
+      if (options.primitive_share && !lib->primitive_groups.empty() &&
+          options.sim_hook_mode != sim::HookMode::kBlockCountOnly) {
+        auto recorder = profile::PrimitiveShareRecorder::create(*elf, lib->primitive_groups);
+        if (!recorder) return tl::unexpected(recorder.error());
+        share = std::move(*recorder);
+        observers.add(share->observer());
+      }
+      target::SimTarget target(options.sim_hook_mode, observers.get(), options.memory_watch);
+      target::RunRequest rr;
+      rr.elf = built->elf;
+      rr.board = &*board;
+      rr.runs = runs;
+      rr.warmup = warmup;
+      rr.operations = image_operations;
+      rr.cycle_budget = suite.cycle_budget;
+      auto ran = target.run(rr);
+      if (!ran) return tl::unexpected(ran.error());
+      prov.timing_model = ran->timing_model;
+      image.completed = ran->completed;
+      image.fault = ran->fault;
+      image.total_cycles = ran->total_cycles;
+      image.total_instructions = ran->total_instructions;
+      image.host_seconds = ran->host_seconds;
+      image.operations = std::move(ran->operations);
+      image.console_log = std::move(ran->console_log);
+      for (auto& op : image.operations) enforce_kat_gate(op);
+      enforce_library_gate(image.operations, *lib);
+      if (share) {
+        const auto shares = share->finish();
+        for (auto& op : image.operations)
+          if (auto it = shares.find(op.operation); op.has_timing() && it != shares.end())
+            op.primitive_share = it->second;
+      }
+      // The fault is reported from image.fault; protocol problems go into image.error.
+      if (!ran->errors.empty()) image.error = fmt::format("{}", fmt::join(ran->errors, "; "));
+      // Only a clean measurement is kept (ResultCache::store drops failed ones).
+      if (cache && !result_key.empty()) cache->store(result_key, image, utc_timestamp_now());
+      return {};
+    };
+    if (auto r = run_image(); !r) {
+      if (r.error().is_usage) {
+        usage_errors[index] = r.error();
+        stop = true;
+      }
+      image.error = r.error().message;
+    }
+    ++finished;
+    status(image.error.empty() ? "done" : "failed");
+  });
+  progress.clear();
+  // A usage error (an unknown operation) stops the run; the first in suite order is reported.
+  for (const auto& e : usage_errors)
+    if (e.is_usage) return tl::unexpected(e);
 
   model::RunResult result;
   result.suite = suite.name;
-  for (const auto& cfg : suite.configurations) {
-    if (!options.configurations.empty() && !contains(options.configurations, cfg.name)) continue;
-    for (const auto& board_name : options.boards.empty() ? suite.boards : options.boards) {
-      model::ImageResult image;
-      image.configuration = cfg.name;
-      image.board = board_name;
-      model::Provenance& prov = image.provenance;
-      prov.tool_version = util::kToolVersion;
-      prov.tool_git_revision = util::kToolGitRevision;
-      prov.compiler = toolchain->version;
-      prov.board = board_name;
-      prov.library = cfg.library;
-      prov.config_defines = cfg.defines;
-      prov.config_undefines = cfg.undefines;
-      prov.runs = runs;
-      prov.warmup = warmup;
-
-      // Everything below may fail for this image only; the message becomes its result.
-      auto run_image = [&]() -> util::Result<void> {
-        auto board = suite::load_board(options.firmware_dir / "boards", board_name);
-        if (!board) return tl::unexpected(board.error());
-        prov.core = board->core;
-        prov.clock_hz = board->clock_hz;
-        auto lib = build::load_library(options.firmware_dir, cfg.library);
-        if (!lib) return tl::unexpected(lib.error());
-        prov.library_version = lib->version;
-        if (const auto* entry = lock->find(lib->source)) prov.source_sha256[entry->name] = entry->sha256;
-        progress.update(fmt::format("{} on {}: fetching {} sources", cfg.name, board_name,
-                                    lib->name));
-        auto root = sources::ensure(lib->source);
-        if (!root) return tl::unexpected(root.error());
-
-        build::ImageRequest req;
-        req.configuration = &cfg;
-        req.board = &*board;
-        req.firmware_dir = options.firmware_dir;
-        req.library_source = *root;
-        req.build_root = options.build_root;
-        auto built = build::build_image(req, *toolchain, [&](const std::string& s) {
-          progress.update(fmt::format("{} on {}: {}", cfg.name, board_name, s));
-        });
-        if (!built) return tl::unexpected(built.error());
-        prov.cflags = built->cflags;
-        image.size = built->size;
-        if (auto h = util::sha256_file(built->elf)) prov.elf_sha256 = *h;
-
-        auto elf = elf::ElfImage::load(built->elf);
-        if (!elf) return tl::unexpected(elf.error());
-        auto offered = elf::harness_operations(*elf);
-        if (!offered) return tl::unexpected(offered.error());
-        for (const auto& op : operations)
-          if (!contains(*offered, op))
-            return util::fail_usage(fmt::format("unknown operation '{}' (configuration '{}' offers: {})",
-                                          op, cfg.name, fmt::join(*offered, ", ")));
-
-        progress.update(fmt::format("{} on {}: running on the simulator", cfg.name, board_name));
-        sim::ObserverFanout observers;
-        observers.add(options.observer_for_image ? options.observer_for_image(built->elf)
-                                                 : nullptr);
-        // Primitive share (docs/PROFILER.md): a call tracker over the run when the library
-        // names groups of functions. Observing never changes the counts.
-        std::unique_ptr<profile::PrimitiveShareRecorder> share;
-        if (options.primitive_share && !lib->primitive_groups.empty() &&
-            options.sim_hook_mode != sim::HookMode::kBlockCountOnly) {
-          auto recorder = profile::PrimitiveShareRecorder::create(*elf, lib->primitive_groups);
-          if (!recorder) return tl::unexpected(recorder.error());
-          share = std::move(*recorder);
-          observers.add(share->observer());
-        }
-        target::SimTarget target(options.sim_hook_mode, observers.get(), options.memory_watch);
-        target::RunRequest rr;
-        rr.elf = built->elf;
-        rr.board = &*board;
-        rr.runs = runs;
-        rr.warmup = warmup;
-        rr.operations = operations;
-        rr.cycle_budget = suite.cycle_budget;
-        auto ran = target.run(rr);
-        if (!ran) return tl::unexpected(ran.error());
-        prov.timing_model = ran->timing_model;
-        image.completed = ran->completed;
-        image.fault = ran->fault;
-        image.total_cycles = ran->total_cycles;
-        image.total_instructions = ran->total_instructions;
-        image.host_seconds = ran->host_seconds;
-        image.operations = std::move(ran->operations);
-        image.console_log = std::move(ran->console_log);
-        for (auto& op : image.operations) enforce_kat_gate(op);
-        if (share) {
-          const auto shares = share->finish();
-          for (auto& op : image.operations)
-            if (auto it = shares.find(op.operation); op.has_timing() && it != shares.end())
-              op.primitive_share = it->second;
-        }
-        // The fault is reported from image.fault; protocol problems go into image.error.
-        if (!ran->errors.empty()) image.error = fmt::format("{}", fmt::join(ran->errors, "; "));
-        return {};
-      };
-      if (auto r = run_image(); !r) {
-        if (r.error().is_usage) return tl::unexpected(r.error());
-        image.error = r.error().message;
-      }
-      result.images.push_back(std::move(image));
+  result.images = std::move(images);
+  // What the suite derives across images (src/analysis).
+  if (suite.fairness) result.fairness = analysis::check_fairness(result, suite, *suite.fairness);
+  result.workflows = analysis::evaluate_workflows(result, suite.workflows);
+  if (counts) {
+    *counts = RunCounts{};
+    counts->images = result.images.size();
+    for (size_t i = 0; i < result.images.size(); ++i) {
+      counts->builds_reused += build_reused[i] ? 1 : 0;
+      counts->results_reused += result.images[i].provenance.reused_from.empty() ? 0 : 1;
     }
   }
-  progress.clear();
   return result;
 }
 

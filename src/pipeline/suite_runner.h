@@ -1,7 +1,8 @@
 #pragma once
 // Runs a suite end to end: for every (configuration, board) build the image, run it on the
 // target, and collect the results with their provenance. One failing image never hides the
-// others: its failure is recorded in its ImageResult and the loop goes on.
+// others: its failure is recorded in its ImageResult and the others go on. Images are built
+// and run `RunOptions::jobs` at a time; results always come back in suite order.
 #include <filesystem>
 #include <functional>
 #include <optional>
@@ -36,6 +37,22 @@ struct RunOptions {
   // Cross-check every operation's memory figures with the simulator's own measurement
   // (target::SimTarget's memory_watch; off for `fathom bench`, which times the simulator).
   bool memory_watch = true;
+  // Images built and run at once by a worker pool (each image: build, then simulate); 0 = the
+  // online CPUs, 1 = one after another. The results do not depend on it.
+  unsigned jobs = 1;
+  // Where measured image results are kept between runs (pipeline/result_cache.h); empty = no
+  // result cache. Never used while `observer_for_image` is set (`fathom profile`).
+  std::filesystem::path result_cache_dir;
+  // Measure every image again even if the result cache holds its result (the new result
+  // replaces it).
+  bool fresh = false;
+};
+
+// What a run took from the caches (for a status line; the results say it per image too).
+struct RunCounts {
+  size_t images = 0;
+  size_t builds_reused = 0;   // images whose build cache entry was reused (no compiler ran)
+  size_t results_reused = 0;  // images whose results came from the result cache
 };
 
 // Checks `options` against `suite` before anything is built: unknown configurations are an
@@ -43,8 +60,9 @@ struct RunOptions {
 util::Result<void> validate_options(const model::Suite& suite, const RunOptions& options);
 
 // Runs the suite. Only errors that stop everything (no toolchain, an unknown operation name)
-// come back as an error; everything else is data in the RunResult.
+// come back as an error; everything else is data in the RunResult. If `counts` is given, it
+// receives what came from the caches.
 util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOptions& options,
-                                         util::Progress& progress);
+                                         util::Progress& progress, RunCounts* counts = nullptr);
 
 }  // namespace fathom::pipeline

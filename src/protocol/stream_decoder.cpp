@@ -22,7 +22,7 @@ struct RecordShape {
   std::string_view fields;
 };
 
-constexpr std::array<RecordShape, 8> kShapes = {{
+constexpr std::array<RecordShape, 10> kShapes = {{
     {"HELLO", 7, "<protocol> <board> <config> <library> <library_version> <runs> <warmup>"},
     {"CAL", 2, "<t0> <t1>"},
     {"KAT", 3, "<op> <vector> PASS|FAIL"},
@@ -30,6 +30,8 @@ constexpr std::array<RecordShape, 8> kShapes = {{
     {"SAMPLE", 4, "<op> <run> <t0> <t1>"},
     {"MEM", 4, "<op> <peak_stack_bytes> <heap_peak_bytes> <allocations>"},
     {"SKIP", 2, "<op> <reason>"},
+    {"INPUTS", 2, "<op> <distinct_inputs>"},
+    {"BYTES", 3, "<op> <object> <bytes>"},
     {"END", 2, "<kat_failures> <records>"},
 }};
 
@@ -79,6 +81,7 @@ struct OperationState {
   bool mem_seen = false;
   bool instructions_unavailable = false;
   std::set<uint32_t> runs_seen;
+  std::optional<uint32_t> inputs_runs;  // timed runs announced by INPUTS, if it arrived
 };
 
 class Decoder {
@@ -185,6 +188,10 @@ class Decoder {
       on_mem(record);
     else if (record.type == "SKIP")
       on_skip(record);
+    else if (record.type == "INPUTS")
+      on_inputs(record);
+    else if (record.type == "BYTES")
+      on_bytes(record);
     else if (record.type == "END")
       on_end(record);
   }
@@ -373,7 +380,12 @@ class Decoder {
     model::OperationResult* op = timed_operation(record);
     if (op == nullptr) return;
     OperationState& st = state_of(op);
-    if (hello_seen_ && *run >= out_.hello.runs) {
+    if (st.inputs_runs && *run >= *st.inputs_runs) {
+      error(record, fmt::format("SAMPLE for {} run {} but INPUTS announced {} runs; ignored",
+                                op->operation, *run, *st.inputs_runs));
+      return;
+    }
+    if (!st.inputs_runs && hello_seen_ && *run >= out_.hello.runs) {
       error(record, fmt::format("SAMPLE for {} run {} but HELLO announced {} runs; ignored",
                                 op->operation, *run, out_.hello.runs));
       return;
@@ -449,6 +461,50 @@ class Decoder {
     op->allocations = *allocations;
   }
 
+  // INPUTS <op> <n>: the n timed runs of `op` that follow each use a distinct input. The
+  // harness makes max(HELLO runs, the operation's min_runs) runs, so n below HELLO's runs is an
+  // error; it must precede the operation's samples.
+  void on_inputs(const Record& record) {
+    auto count = number32(record, 1, "distinct_inputs");
+    if (!count) return;
+    model::OperationResult* op = timed_operation(record);
+    if (op == nullptr) return;
+    OperationState& st = state_of(op);
+    if (st.inputs_runs) {
+      error(record, fmt::format("second INPUTS for {}; ignored", op->operation));
+      return;
+    }
+    if (!st.runs_seen.empty()) {
+      error(record, fmt::format("INPUTS for {} after its first SAMPLE; ignored", op->operation));
+      return;
+    }
+    if (*count == 0 || (hello_seen_ && *count < out_.hello.runs)) {
+      error(record, fmt::format("INPUTS for {} announces {} runs, fewer than HELLO's {} (or "
+                                "none); ignored",
+                                op->operation, *count, out_.hello.runs));
+      return;
+    }
+    st.inputs_runs = *count;
+    op->distinct_inputs = *count;
+  }
+
+  // BYTES <op> <object> <bytes>: the size of an object `op` produces or consumes; sent from
+  // the operation's setup or KAT hook, so it does not need a passing KATSUM.
+  void on_bytes(const Record& record) {
+    const std::string& object = record.fields[1];
+    auto bytes = number32(record, 2, "bytes");
+    if (!bytes) return;
+    if (!is_operation_name(object)) {
+      error(record, fmt::format("BYTES object name '{}' is not [a-z0-9_]+; record ignored",
+                                escape_log_text(object, 64)));
+      return;
+    }
+    model::OperationResult* op = operation(record, true);
+    if (op == nullptr) return;
+    if (!op->object_bytes.emplace(object, *bytes).second)
+      error(record, fmt::format("second BYTES {} for {}; ignored", object, op->operation));
+  }
+
   void on_skip(const Record& record) {
     const std::string& reason = record.fields[1];
     model::OperationResult* op = operation(record, true);
@@ -459,6 +515,7 @@ class Decoder {
     // A skipped operation has no timing, even if some runs completed before it failed.
     op->cycle_samples.clear();
     op->instruction_samples.clear();
+    op->distinct_inputs = 0;
     op->peak_stack_bytes.reset();
     op->heap_peak_bytes.reset();
     op->allocations.reset();
@@ -504,10 +561,11 @@ class Decoder {
     for (size_t i = 0; i < out_.operations.size(); ++i) {
       model::OperationResult& op = out_.operations[i];
       const OperationState& st = op_state_[i];
+      const uint32_t expected_runs = st.inputs_runs.value_or(out_.hello.runs);
       if (op.kat == model::KatStatus::kPassed && !st.skipped && hello_seen_ &&
-          op.cycle_samples.size() != out_.hello.runs)
+          op.cycle_samples.size() != expected_runs)
         out_.errors.push_back(fmt::format("operation {}: {} of {} timed samples were accepted",
-                                          op.operation, op.cycle_samples.size(), out_.hello.runs));
+                                          op.operation, op.cycle_samples.size(), expected_runs));
       if (!probes_ || st.instructions_unavailable) op.instruction_samples.clear();
       op.cycles = model::summarize(op.cycle_samples);
       op.instructions = model::summarize(op.instruction_samples);

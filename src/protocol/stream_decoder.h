@@ -38,7 +38,9 @@ struct DecodedStream {
   // In the order the operations first appear in accepted records. Per operation: KAT status
   // and vectors; cycle_samples = (t1 - t0) mod 2^32 - (cal_t1 - cal_t0) mod 2^32 in run order
   // of arrival; instruction_samples likewise when probes were given and every lookup worked;
-  // cycles/instructions statistics; memory from MEM; `error` from a failed KAT or a SKIP.
+  // cycles/instructions statistics; memory from MEM; distinct_inputs from INPUTS (then the
+  // operation has that many samples instead of HELLO's runs); object_bytes from BYTES;
+  // `error` from a failed KAT or a SKIP.
   std::vector<model::OperationResult> operations;
   // END arrived intact, and its record count and failure count agree with what was received.
   bool completed = false;

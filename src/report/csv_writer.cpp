@@ -56,6 +56,7 @@ void CsvWriter::write(const model::RunResult& run, std::ostream& out) const {
                                      "kat",
                                      "kat_failed_vectors",
                                      "runs",
+                                     "distinct_inputs",
                                      "cycles_median",
                                      "cycles_p99",
                                      "cycles_mean",
@@ -65,7 +66,7 @@ void CsvWriter::write(const model::RunResult& run, std::ostream& out) const {
                                      "time_us"};
   if (with_ratio) header.push_back("ratio");
   for (const char* name : {"peak_stack_bytes", "heap_peak_bytes", "allocations", "clock_hz",
-                           "image_completed", "image_error", "error"})
+                           "libc", "image_completed", "image_error", "error"})
     header.push_back(name);
   // One column per primitive-share group of any row, sorted, at the end: a fraction in [0, 1],
   // empty where the row has no share for that group.
@@ -94,12 +95,15 @@ void CsvWriter::write(const model::RunResult& run, std::ostream& out) const {
     if (row.timed) {
       const auto& c = *op->cycles;
       fields.insert(fields.end(),
-                    {std::to_string(c.count), plain_number(c.median), plain_number(c.p99),
+                    {std::to_string(c.count),
+                     // Empty when every run repeated one input (no INPUTS record).
+                     op->distinct_inputs ? std::to_string(op->distinct_inputs) : "",
+                     plain_number(c.median), plain_number(c.p99),
                      plain_number(c.mean), std::to_string(c.min), std::to_string(c.max)});
       fields.push_back(op->instructions ? plain_number(op->instructions->median) : "");
       fields.push_back(row.time_us ? fmt::format("{:.3f}", *row.time_us) : "");
     } else {
-      fields.insert(fields.end(), 8, "");
+      fields.insert(fields.end(), 9, "");
     }
     if (with_ratio) fields.push_back(row.ratio ? fmt::format("{:.4f}", *row.ratio) : "");
     if (row.kat_passed) {
@@ -110,6 +114,7 @@ void CsvWriter::write(const model::RunResult& run, std::ostream& out) const {
       fields.insert(fields.end(), 3, "");
     }
     fields.push_back(image.provenance.clock_hz ? std::to_string(image.provenance.clock_hz) : "");
+    fields.push_back(image.provenance.libc);
     fields.push_back(image.completed ? "true" : "false");
     fields.push_back(image.error);
     fields.push_back(op ? op->error : "");

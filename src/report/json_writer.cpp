@@ -80,6 +80,14 @@ Json operation(const model::OperationResult& op) {
   if (kat_passed)
     for (const auto& [group, fraction] : op.primitive_share) share[group] = number(fraction);
   out["primitive_share"] = std::move(share);
+  // Number of distinct inputs the samples are over (INPUTS record); null when every run
+  // repeated one input.
+  out["distinct_inputs"] =
+      kat_passed && op.distinct_inputs != 0 ? Json(op.distinct_inputs) : Json(nullptr);
+  // Object name -> bytes, as the library's code defines them (std::map: sorted); {} if none.
+  Json objects = Json::object();
+  for (const auto& [object, bytes] : op.object_bytes) objects[object] = bytes;
+  out["object_bytes"] = std::move(objects);
   out["error"] = text_or_null(op.error);
   return out;
 }
@@ -127,6 +135,7 @@ nlohmann::ordered_json provenance_json(const model::Provenance& p) {
   out["clock_hz"] = p.clock_hz;
   out["library"] = p.library;
   out["library_version"] = p.library_version;
+  out["libc"] = p.libc;
   out["config_defines"] = p.config_defines;
   out["config_undefines"] = p.config_undefines;
   Json sources = Json::object();
@@ -136,6 +145,8 @@ nlohmann::ordered_json provenance_json(const model::Provenance& p) {
   out["elf_sha256"] = p.elf_sha256;
   out["runs"] = p.runs;
   out["warmup"] = p.warmup;
+  // Set when the results come from the result cache: when they were measured.
+  out["reused_from"] = text_or_null(p.reused_from);
   return out;
 }
 
@@ -146,6 +157,49 @@ void JsonWriter::write(const model::RunResult& run, std::ostream& out) const {
   Json images = Json::array();
   for (const auto& img : run.images) images.push_back(image(img));
   doc["images"] = std::move(images);
+  // The fairness control and device workflows (src/analysis), derived from the images above.
+  Json fairness = Json::array();
+  for (const auto& c : run.fairness) {
+    Json medians = Json::array();
+    for (double m : c.median_cycles) medians.push_back(number(m));
+    fairness.push_back(Json{{"group", c.group},
+                            {"operation", c.operation},
+                            {"configurations", c.configurations},
+                            {"median_cycles", std::move(medians)},
+                            {"spread_percent", number(c.spread_percent)},
+                            {"tolerance_percent", number(c.tolerance_percent)},
+                            {"passed", c.passed}});
+  }
+  doc["fairness"] = std::move(fairness);
+  Json workflows = Json::array();
+  for (const auto& w : run.workflows) {
+    Json entry{{"workflow", w.workflow},
+               {"variant", w.variant},
+               {"configuration", text_or_null(w.configuration)},
+               {"board", text_or_null(w.board)},
+               {"error", text_or_null(w.error)}};
+    if (w.error.empty()) {
+      Json steps = Json::array();
+      for (const auto& s : w.steps)
+        steps.push_back(Json{{"name", s.name},
+                             {"operations", s.operations},
+                             {"cycles", number(s.cycles)},
+                             {"peak_stack_bytes", s.peak_stack_bytes}});
+      entry["steps"] = std::move(steps);
+      entry["total_cycles"] = number(w.total_cycles);
+      entry["clock_hz"] = w.clock_hz;
+      Json wire = Json::object(), stored = Json::object();
+      for (const auto& [ref, bytes] : w.wire_objects) wire[ref] = bytes;
+      for (const auto& [ref, bytes] : w.stored_objects) stored[ref] = bytes;
+      entry["wire_objects"] = std::move(wire);
+      entry["wire_bytes"] = w.wire_bytes;
+      entry["stored_objects"] = std::move(stored);
+      entry["stored_bytes"] = w.stored_bytes;
+      entry["peak_stack_bytes"] = w.peak_stack_bytes;
+    }
+    workflows.push_back(std::move(entry));
+  }
+  doc["workflows"] = std::move(workflows);
   // Replace invalid UTF-8 (e.g. a corrupt console line) instead of throwing.
   out << doc.dump(2, ' ', false, Json::error_handler_t::replace) << '\n';
 }

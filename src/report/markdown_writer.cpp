@@ -1,6 +1,9 @@
 #include "report/markdown_writer.h"
 
+#include <utility>
+
 #include "report/summary_grid.h"
+#include "report/analysis_text.h"
 #include "report/markdown_text.h"
 
 namespace fathom::report {
@@ -25,6 +28,17 @@ void MarkdownWriter::write(const model::RunResult& run, std::ostream& out) const
     for (bool right : grid.right_aligned) out << (right ? " ---: |" : " --- |");
     out << '\n';
     for (const auto& row : grid.rows) write_row(out, row);
+    if (!grid.footnotes.empty()) out << '\n';
+    for (const auto& note : grid.footnotes) out << markdown_cell(note) << '\n';
+  }
+  // Fairness control and workflows as preformatted text (their lines are aligned).
+  for (const auto& [title, section] :
+       {std::pair{"Fairness control", fairness_lines(run)},
+        std::pair{"Device workflows", workflow_lines(run)}}) {
+    if (section.empty()) continue;
+    out << "\n### " << title << "\n\n```\n";
+    for (const auto& line : section) out << line << '\n';
+    out << "```\n";
   }
   if (!summary.problems.empty()) {
     out << "\n### Problems\n\n";

@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
+#include <utility>
 
 namespace fathom::report {
 namespace {
@@ -132,6 +134,17 @@ Summary summarize_run(const model::RunResult& run, RowOrder order) {
         if (image.board == board && image.operations.empty())
           summary.rows.push_back(make_row(image, nullptr));
     }
+  }
+
+  // The fastest configuration per (board, operation).
+  std::map<std::pair<std::string, std::string>, std::vector<SummaryRow*>> groups;
+  for (auto& row : summary.rows)
+    if (row.timed) groups[{row.image->board, row.operation->operation}].push_back(&row);
+  for (auto& [key, rows] : groups) {
+    if (rows.size() < 2) continue;
+    double best = rows.front()->operation->cycles->median;
+    for (const auto* r : rows) best = std::min(best, r->operation->cycles->median);
+    for (auto* r : rows) r->fastest = r->operation->cycles->median == best;
   }
 
   for (const auto& image : run.images) {

@@ -24,6 +24,10 @@ struct SummaryRow {
   // This row's median cycles ÷ the baseline's for the same operation and board. The baseline
   // is the configuration of the first image in the run. Set only when both are timed.
   std::optional<double> ratio;
+  // True for the timed row with the lowest median cycles among the timed rows of the same
+  // operation on the same board, when there are at least two of them (ties: every row at the
+  // minimum). The matrix table marks it.
+  bool fastest = false;
 };
 
 enum class RowOrder {

@@ -74,14 +74,23 @@ Grid summary_grid(const Summary& summary) {
                      }});
   columns.push_back({"median [cycles]", true,
                      [&](auto& r) { return stats(r) ? cycles(stats(r)->median) : kMissing; }});
+  // '*' marks the fastest configuration of each operation (per board).
+  bool show_fastest = false;
+  for (const auto& row : summary.rows) show_fastest = show_fastest || row.fastest;
+  if (show_fastest)
+    columns.push_back({"fastest", false, [](auto& r) { return r.fastest ? "*" : ""; }});
   columns.push_back(
       {"p99 [cycles]", true, [&](auto& r) { return stats(r) ? cycles(stats(r)->p99) : kMissing; }});
   columns.push_back({"min [cycles]", true,
                      [&](auto& r) { return stats(r) ? with_thousands(stats(r)->min) : kMissing; }});
   columns.push_back({"max [cycles]", true,
                      [&](auto& r) { return stats(r) ? with_thousands(stats(r)->max) : kMissing; }});
-  columns.push_back(
-      {"n", true, [&](auto& r) { return stats(r) ? std::to_string(stats(r)->count) : kMissing; }});
+  // '*': the samples are over distinct inputs (a footnote says how many).
+  columns.push_back({"n", true, [&](auto& r) {
+                       if (!stats(r)) return std::string(kMissing);
+                       return std::to_string(stats(r)->count) +
+                              (r.operation->distinct_inputs ? "*" : "");
+                     }});
   columns.push_back({"instructions (median)", true, [](auto& r) {
                        return r.timed && r.operation->instructions
                                   ? cycles(r.operation->instructions->median)
@@ -129,6 +138,12 @@ Grid summary_grid(const Summary& summary) {
   for (const auto& row : summary.rows) {
     auto& cells = grid.rows.emplace_back();
     for (const auto& column : columns) cells.push_back(column.cell(row));
+    if (row.timed && row.operation->distinct_inputs)
+      grid.footnotes.push_back(fmt::format(
+          "* {} ({}{}{}): {} distinct inputs, one per timed run; median/p99/min/max are over "
+          "them",
+          row.operation->operation, row.image->configuration, show_board ? ", " : "",
+          show_board ? row.image->board : "", row.operation->distinct_inputs));
   }
   return grid;
 }

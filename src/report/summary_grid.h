@@ -16,6 +16,10 @@ struct Grid {
   std::vector<std::string> headers;
   std::vector<bool> right_aligned;             // per column
   std::vector<std::vector<std::string>> rows;  // each has headers.size() cells
+  // Lines to print under the table, e.g. for an operation timed over distinct inputs (its n
+  // cell ends in '*'): "* mldsa44_sign (pqclean-clean): 100 distinct inputs; median/p99/min/max
+  // are over them".
+  std::vector<std::string> footnotes;
 };
 
 // `summary` must come from summarize_run(..., RowOrder::kOperation) for grouped rows.

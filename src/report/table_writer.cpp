@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "report/analysis_text.h"
 #include "report/summary_grid.h"
 
 namespace fathom::report {
@@ -36,6 +37,12 @@ void write_line(std::ostream& out, const std::vector<std::string>& cells,
   out << text << '\n';
 }
 
+// "2026-11-30T03:12:45Z" (Provenance::reused_from) as "2026-11-30 03:12 UTC"; other text as is.
+std::string readable_time(const std::string& iso) {
+  if (iso.size() != 20 || iso[10] != 'T' || iso[19] != 'Z') return iso;
+  return iso.substr(0, 10) + " " + iso.substr(11, 5) + " UTC";
+}
+
 }  // namespace
 
 void TableWriter::write(const model::RunResult& run, std::ostream& out) const {
@@ -56,6 +63,22 @@ void TableWriter::write(const model::RunResult& run, std::ostream& out) const {
     for (size_t width : widths) rule.push_back(std::string(width, '-'));
     write_line(out, rule, widths, grid.right_aligned);
     for (const auto& row : grid.rows) write_line(out, row, widths, grid.right_aligned);
+    if (!grid.footnotes.empty()) out << '\n';
+    for (const auto& note : grid.footnotes) out << note << '\n';
+  }
+  // Say honestly which figures were not measured in this run (the result cache).
+  bool reused_header = false;
+  for (const auto& image : run.images) {
+    if (image.provenance.reused_from.empty()) continue;
+    if (!reused_header) out << "\nreused results (fathom run --fresh measures again):\n";
+    reused_header = true;
+    out << "  " << image.configuration << " on " << image.board << ": measured "
+        << readable_time(image.provenance.reused_from) << ", reused\n";
+  }
+  for (const auto& section : {fairness_lines(run), workflow_lines(run)}) {
+    if (section.empty()) continue;
+    out << '\n';
+    for (const auto& line : section) out << line << '\n';
   }
   if (!summary.problems.empty()) {
     out << "\nproblems:\n";

@@ -8,6 +8,8 @@
 #include <limits>
 #include <sstream>
 
+#include "suite/analysis_specs.h"
+#include "suite/matrix.h"
 #include "suite/toml_reader.h"
 
 namespace fathom::suite {
@@ -76,6 +78,15 @@ util::Result<model::Configuration> parse_configuration(const toml::table& table,
 
   FATHOM_TRY(description, r.string("description"));
   config.description = description->value_or("");
+  FATHOM_TRY(with_libraries, r.string_array("with_libraries", check_name, true));
+  if (*with_libraries) {
+    config.with_libraries = std::move(**with_libraries);
+    if (std::find(config.with_libraries.begin(), config.with_libraries.end(), config.library) !=
+        config.with_libraries.end())
+      return tl::unexpected(r.error_at_key(
+          "with_libraries", fmt::format("'{}' is already the configuration's library",
+                                        config.library)));
+  }
 
   auto strings = [&](std::string_view key, std::vector<std::string>& field,
                      std::string (*check)(std::string_view), bool unique) -> util::Result<void> {
@@ -111,6 +122,13 @@ util::Result<model::Configuration> parse_configuration(const toml::table& table,
           "libc", fmt::format("unknown C library '{}' (use one of: {})", **libc,
                               fmt::join(model::kLibcNames, ", "))));
     config.libc = **libc;
+  }
+
+  FATHOM_TRY(fairness_group, r.string("fairness_group"));
+  if (*fairness_group) {
+    if (auto problem = check_name(**fairness_group); !problem.empty())
+      return tl::unexpected(r.error_at_key("fairness_group", problem));
+    config.fairness_group = **fairness_group;
   }
 
   FATHOM_TRY(expect, r.table("expect"));
@@ -191,6 +209,20 @@ util::Result<model::Suite> parse_suite(std::string_view text, std::string source
     suite.configurations.push_back(std::move(*config));
     ++index;
   }
+  FATHOM_TRY(fairness, top.table("fairness"));
+  if (*fairness) {
+    FATHOM_TRY(spec, parse_fairness(**fairness, source_name));
+    suite.fairness = std::move(*spec);
+  }
+  FATHOM_TRY(workflows, top.table_array("workflow"));
+  if (*workflows) {
+    FATHOM_TRY(list, parse_workflows(**workflows, source_name));
+    suite.workflows = std::move(*list);
+  }
+  FATHOM_TRY(matrix, top.table("matrix"));
+  if (*matrix)
+    if (auto ok = expand_matrix(suite, **matrix, source_name); !ok)
+      return tl::unexpected(ok.error());
   if (auto ok = top.finish(); !ok) return tl::unexpected(ok.error());
   return suite;
 }

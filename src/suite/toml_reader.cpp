@@ -117,6 +117,23 @@ util::Result<std::optional<int64_t>> TableReader::integer(std::string_view key, 
   return std::optional<int64_t>{v};
 }
 
+util::Result<std::optional<double>> TableReader::number(std::string_view key, double min,
+                                                        double max) {
+  const toml::node* node = lookup(key);
+  if (!node) return std::optional<double>{};
+  std::optional<double> v;
+  if (const auto* f = node->as_floating_point()) v = f->get();
+  if (const auto* i = node->as_integer()) v = static_cast<double>(i->get());
+  if (!v)
+    return tl::unexpected(error_at(node, fmt::format("'{}' in {} must be a number, not {}", key,
+                                                     context_, type_name(*node))));
+  if (!(*v >= min && *v <= max))
+    return tl::unexpected(error_at(
+        node, fmt::format("'{}' in {} is {}; it must be between {} and {}", key, context_, *v,
+                          min, max)));
+  return v;
+}
+
 util::Result<std::optional<std::vector<std::string>>> TableReader::string_array(
     std::string_view key, std::string (*element_check)(std::string_view), bool unique) {
   const toml::node* node = lookup(key);

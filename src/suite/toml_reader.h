@@ -39,6 +39,8 @@ class TableReader {
   util::Result<std::optional<bool>> boolean(std::string_view key);
   // Integer within [min, max] (inclusive).
   util::Result<std::optional<int64_t>> integer(std::string_view key, int64_t min, int64_t max);
+  // Integer or float within [min, max] (inclusive).
+  util::Result<std::optional<double>> number(std::string_view key, double min, double max);
   // Array whose every element is a string; `element_check` (may be null) returns an error text
   // for a bad element, or "" if the element is fine. Duplicate elements are an error if
   // `unique` is set.

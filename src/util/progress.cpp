@@ -12,6 +12,7 @@ Progress::~Progress() { clear(); }
 
 void Progress::update(const std::string& message) {
   if (!enabled_) return;
+  std::lock_guard lock(mutex_);
   // Carriage return + erase line, on stderr so it never mixes with results on stdout.
   std::fprintf(stderr, "\r\033[K%s", message.c_str());
   std::fflush(stderr);
@@ -19,7 +20,9 @@ void Progress::update(const std::string& message) {
 }
 
 void Progress::clear() {
-  if (!enabled_ || !drawn_) return;
+  if (!enabled_) return;
+  std::lock_guard lock(mutex_);
+  if (!drawn_) return;
   std::fprintf(stderr, "\r\033[K");
   std::fflush(stderr);
   drawn_ = false;

@@ -1,6 +1,8 @@
 #pragma once
 // A one-line progress display for long work. It draws on the terminal only when standard output
-// is a terminal; otherwise (pipes, CI logs, files) it prints nothing at all.
+// is a terminal; otherwise (pipes, CI logs, files) it prints nothing at all. update() and
+// clear() may be called from several threads (parallel builds): each call draws whole.
+#include <mutex>
 #include <string>
 
 namespace fathom::util {
@@ -21,6 +23,7 @@ class Progress {
  private:
   bool enabled_ = false;
   bool drawn_ = false;
+  std::mutex mutex_;  // one line drawn at a time
 };
 
 }  // namespace fathom::util

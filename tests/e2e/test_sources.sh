@@ -12,7 +12,7 @@ trap 'rm -rf "$work"' EXIT
 # A private, empty cache: the user's cache is neither read nor written.
 FATHOM_CACHE_DIR=$work/cache
 export FATHOM_CACHE_DIR
-unset FATHOM_SOURCE_MBEDTLS FATHOM_SOURCE_PQCLEAN
+unset FATHOM_SOURCE_MBEDTLS FATHOM_SOURCE_PQCLEAN FATHOM_SOURCE_WOLFSSL
 
 fail() { echo "FAIL: $*"; echo "--- stdout"; cat "$work/out"; echo "--- stderr"; cat "$work/err"; exit 1; }
 
@@ -20,6 +20,7 @@ fail() { echo "FAIL: $*"; echo "--- stdout"; cat "$work/out"; echo "--- stderr";
 "$fathom" sources >"$work/out" 2>"$work/err" || fail "fathom sources exited $?"
 grep -q '^name .*version .*status .*sha256 .*path' "$work/out" || fail "no table header"
 grep -Eq '^mbedtls +3\.6\.6 +missing +8fb65fae8dca ' "$work/out" || fail "mbedtls row wrong"
+grep -Eq '^wolfssl +5\.7\.2 +missing +0f2ed82e345b ' "$work/out" || fail "wolfssl row wrong"
 [ ! -e "$work/cache/sources" ] || fail "listing must not fetch anything"
 
 # 2. Override pointing at an existing tree: used as is.
@@ -38,6 +39,7 @@ grep -q 'FATHOM_SOURCE_MBEDTLS=/nonexistent is not a directory' "$work/err" ||
 # overridden by an existing directory, so that nothing else is downloaded either.)
 mkdir -p "$work/package"
 if FATHOM_SOURCE_MBEDTLS=/nonexistent FATHOM_SOURCE_PQCLEAN=$work/package \
+    FATHOM_SOURCE_WOLFSSL=$work/package \
     "$fathom" sources --fetch >"$work/out" 2>"$work/err"; then
   fail "--fetch with override to /nonexistent exited 0"
 fi

@@ -1,6 +1,7 @@
 /* Startup for every Cortex-M board: the vector table, the reset handler (copy .data, zero .bss,
- * enable the FPU when the core has one), and _sbrk with a bound so the heap never runs into the
- * end of RAM. Addresses come from the linker script (boards/common/cortex_m.ld). */
+ * enable the FPU when the core has one, set up picolibc's thread-local storage when the image
+ * links picolibc), and _sbrk with a bound so the heap never runs into the end of RAM. Addresses
+ * come from the linker script (boards/common/cortex_m.ld). */
 #include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -11,6 +12,11 @@ extern uint32_t __stack_top[];
 extern uint32_t __data_load[], __data_start[], __data_end[];
 extern uint32_t __bss_start[], __bss_end[];
 extern uint8_t __heap_start[], __heap_end[];
+#if defined(__PICOLIBC__)
+extern uint8_t __tls_base[];
+void _init_tls(void *tls);
+void _set_tls(void *tls);
+#endif
 
 int main(void);
 void Reset_Handler(void);
@@ -20,6 +26,12 @@ __attribute__((noreturn)) void Reset_Handler(void) {
   uint32_t *src = __data_load, *dst = __data_start;
   while (dst < __data_end) *dst++ = *src++;
   for (dst = __bss_start; dst < __bss_end;) *dst++ = 0;
+#if defined(__PICOLIBC__)
+  /* picolibc keeps errno in thread-local storage: set up the one TLS block (cortex_m.ld) and
+   * the thread pointer, as its crt0 does. Newlib has no TLS, so its images skip this. */
+  _init_tls(__tls_base);
+  _set_tls(__tls_base);
+#endif
 #if defined(__ARM_FP)
   /* CPACR: full access to CP10 and CP11 (ARMv7-M ARM B3.2.20), then synchronize. */
   *(volatile uint32_t *)0xE000ED88u |= 0xFu << 20;
@@ -58,7 +70,8 @@ __attribute__((used, section(".vectors"))) const vector_t fathom_vectors[16] = {
     Default_Handler, /* SysTick */
 };
 
-/* newlib's allocator grows the heap through _sbrk; refuse to pass the end of RAM. */
+/* newlib's allocator grows the heap through _sbrk; refuse to pass the end of RAM. (picolibc's
+ * allocator calls its own sbrk, bounded by the same __heap_start and __heap_end.) */
 void *_sbrk(ptrdiff_t increment) {
   static uint8_t *brk = __heap_start;
   if (increment > __heap_end - brk || increment < __heap_start - brk) {

@@ -11,7 +11,7 @@
 #include "fathom_harness.h"
 #include "psa/crypto.h"
 #include "psa_util.h"
-#include "vectors/aes_gcm_mcgrew_viega.h"
+#include "../vectors/aes_gcm_mcgrew_viega.h"
 
 #define GCM_TAG_LEN 16
 #define GCM_IV_LEN 12

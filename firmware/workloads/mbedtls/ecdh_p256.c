@@ -12,7 +12,7 @@
 #include "fathom_harness.h"
 #include "psa/crypto.h"
 #include "psa_util.h"
-#include "vectors/ecdh_p256_cavp.h"
+#include "../vectors/ecdh_p256_cavp.h"
 
 #define P256_PUB_LEN \
   PSA_EXPORT_PUBLIC_KEY_OUTPUT_SIZE(PSA_KEY_TYPE_ECC_KEY_PAIR(PSA_ECC_FAMILY_SECP_R1), 256)
@@ -34,7 +34,12 @@ static psa_status_t ecdh_import_private(const uint8_t *d, psa_key_id_t *id) {
 
 /* ---- ecdh_p256_keygen */
 
-static int ecdh_keygen_setup(void) { return wl_status(psa_crypto_init()); }
+static int ecdh_keygen_setup(void) {
+  /* What a key exchange sends (our public key) and keeps (the private key while it runs). */
+  fathom_report_bytes("public_key", P256_PUB_LEN);
+  fathom_report_bytes("private_key", PSA_BITS_TO_BYTES(256));
+  return wl_status(psa_crypto_init());
+}
 
 /* Generates a key pair and exports its public key into `pub` (P256_PUB_LEN bytes). */
 static psa_status_t ecdh_generate(psa_key_id_t *id, uint8_t *pub) {
@@ -114,6 +119,8 @@ FATHOM_REGISTER_OP(op_ecdh_p256_keygen);
 /* ---- ecdh_p256_shared: our key is CAVP COUNT 0's dIUT, the peer CAVP COUNT 0's QCAVS. */
 
 static int ecdh_shared_setup(void) {
+  fathom_report_bytes("peer_public_key", P256_PUB_LEN); /* what the peer sends us */
+  fathom_report_bytes("shared_secret", P256_SECRET_LEN);
   psa_status_t status = psa_crypto_init();
   if (status == PSA_SUCCESS && ecdh_private_key == PSA_KEY_ID_NULL) {
     status = ecdh_import_private(ecdh_p256_vectors[0].diut, &ecdh_private_key);

@@ -13,7 +13,7 @@
 #include "fathom_harness.h"
 #include "psa/crypto.h"
 #include "psa_util.h"
-#include "vectors/ecdsa_p256_rfc6979.h"
+#include "../vectors/ecdsa_p256_rfc6979.h"
 
 #define ECDSA_ALG PSA_ALG_DETERMINISTIC_ECDSA(PSA_ALG_SHA_256)
 #define P256_SIG_LEN PSA_ECDSA_SIGNATURE_SIZE(256)
@@ -46,6 +46,8 @@ static psa_status_t ecdsa_hash_message(const char *msg, uint8_t hash[SHA256_LEN]
 /* Both operations time the RFC 6979 "sample" vector's key and hash; sign needs only the
  * private key, verify only the public key. */
 static int ecdsa_sign_setup(void) {
+  fathom_report_bytes("signature", P256_SIG_LEN);
+  fathom_report_bytes("private_key", sizeof rfc6979_p256_priv);
   psa_status_t status = psa_crypto_init();
   if (status == PSA_SUCCESS) status = ecdsa_hash_message(ecdsa_p256_vectors[0].msg, ecdsa_hash);
   if (status == PSA_SUCCESS && ecdsa_private_key == PSA_KEY_ID_NULL) {
@@ -55,6 +57,9 @@ static int ecdsa_sign_setup(void) {
 }
 
 static int ecdsa_verify_setup(void) {
+  /* Verifying needs the signer's public key stored and the signature received. */
+  fathom_report_bytes("signature", P256_SIG_LEN);
+  fathom_report_bytes("public_key", sizeof rfc6979_p256_pub);
   psa_status_t status = psa_crypto_init();
   if (status == PSA_SUCCESS) status = ecdsa_hash_message(ecdsa_p256_vectors[0].msg, ecdsa_hash);
   if (status == PSA_SUCCESS && ecdsa_public_key == PSA_KEY_ID_NULL) {

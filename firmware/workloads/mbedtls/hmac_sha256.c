@@ -10,7 +10,7 @@
 #include "fathom_harness.h"
 #include "psa/crypto.h"
 #include "psa_util.h"
-#include "vectors/hmac_sha256_rfc4231.h"
+#include "../vectors/hmac_sha256_rfc4231.h"
 
 #define HMAC_ALG PSA_ALG_HMAC(PSA_ALG_SHA_256)
 #define HMAC_LEN PSA_HASH_LENGTH(PSA_ALG_SHA_256)

@@ -7,7 +7,7 @@
 #include "fathom_harness.h"
 #include "psa/crypto.h"
 #include "psa_util.h"
-#include "vectors/sha256_fips180.h"
+#include "../vectors/sha256_fips180.h"
 
 static uint8_t sha256_input[1024];
 

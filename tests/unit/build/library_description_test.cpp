@@ -22,7 +22,7 @@ TEST(LibraryDescription, MbedtlsNamesItsConfigurationMacros) {
 }
 
 TEST(LibraryDescription, ConfigurationMacrosAreOptional) {
-  auto lib = load_library(kFirmwareDir, "pqclean-mlkem");
+  auto lib = load_library(kFirmwareDir, "pqclean");
   ASSERT_TRUE(lib.has_value()) << lib.error().message;
   EXPECT_EQ(lib->source, "pqclean");
   EXPECT_TRUE(lib->config_macro.empty());
@@ -43,14 +43,16 @@ TEST(LibraryDescription, OptionalKeyOfTheWrongTypeIsAnError) {
   EXPECT_NE(lib.error().message.find("config_macro"), std::string::npos);
 }
 
-TEST(LibraryDescription, PqcleanSourcesCoverBothParameterSets) {
-  auto lib = load_library(kFirmwareDir, "pqclean-mlkem");
+TEST(LibraryDescription, PqcleanSourcesCoverAllSixParameterSets) {
+  auto lib = load_library(kFirmwareDir, "pqclean");
   ASSERT_TRUE(lib.has_value()) << lib.error().message;
   const auto has = [&](const std::string& s) {
     return std::find(lib->sources.begin(), lib->sources.end(), s) != lib->sources.end();
   };
-  EXPECT_TRUE(has("deps/PQClean/crypto_kem/ml-kem-512/clean/*.c"));
-  EXPECT_TRUE(has("deps/PQClean/crypto_kem/ml-kem-768/clean/*.c"));
+  for (const char* set : {"ml-kem-512", "ml-kem-768", "ml-kem-1024"})
+    EXPECT_TRUE(has(std::string("deps/PQClean/crypto_kem/") + set + "/clean/*.c")) << set;
+  for (const char* set : {"ml-dsa-44", "ml-dsa-65", "ml-dsa-87"})
+    EXPECT_TRUE(has(std::string("deps/PQClean/crypto_sign/") + set + "/clean/*.c")) << set;
   EXPECT_TRUE(has("deps/PQClean/common/fips202.c"));
 }
 

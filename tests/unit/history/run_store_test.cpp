@@ -92,6 +92,7 @@ TEST_F(RunStoreTest, RoundTripKeepsWhatCompareNeeds) {
   EXPECT_EQ(base.provenance.source_sha256.at("mbedtls"), std::string(64, 'a'));
   EXPECT_EQ(base.provenance.cflags, std::vector<std::string>{"-O2"});
   EXPECT_EQ(base.provenance.runs, 3u);
+  EXPECT_EQ(base.provenance.libc, "newlib-nano");
   ASSERT_TRUE(base.size.has_value());
   EXPECT_EQ(base.size->flash_bytes, 100000u);
   ASSERT_EQ(base.operations.size(), 2u);

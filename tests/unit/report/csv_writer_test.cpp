@@ -68,8 +68,9 @@ TEST(CsvWriter, HeaderHasUnitsAndEveryRowItsColumnCount) {
   ASSERT_EQ(records.size(), 6u);  // header + 5 rows (the broken image gets one)
   for (const auto& record : records) EXPECT_EQ(record.size(), records[0].size());
   for (const char* name : {"cycles_median", "cycles_p99", "time_us", "peak_stack_bytes",
-                           "heap_peak_bytes", "instructions_median", "clock_hz"})
+                           "heap_peak_bytes", "instructions_median", "clock_hz", "libc"})
     EXPECT_LT(column(records, name), records[0].size()) << name;
+  EXPECT_EQ(records[1][column(records, "libc")], "newlib-nano");
   // The broken image's error, with a comma and quotes, survives quoting.
   EXPECT_EQ(records[5][column(records, "image_error")],
             "image stopped: \"hardfault\", see console, log");

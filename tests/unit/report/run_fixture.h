@@ -38,6 +38,7 @@ inline model::ImageResult image(const std::string& configuration) {
   img.provenance.clock_hz = 128'000'000;
   img.provenance.library = "mbedtls";
   img.provenance.library_version = "3.6.6";
+  img.provenance.libc = "newlib-nano";
   img.provenance.cflags = {"-O2"};
   img.provenance.source_sha256 = {{"mbedtls", std::string(64, 'a')}};
   img.provenance.runs = 3;

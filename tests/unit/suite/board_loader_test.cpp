@@ -43,7 +43,7 @@ TEST(BoardLoader, LoadsSimM33FromTheRepository) {
   EXPECT_TRUE(board->has_fpu);
   EXPECT_TRUE(board->has_dsp);
   EXPECT_EQ(board->clock_hz, 128'000'000u);
-  EXPECT_EQ(board->stack_bytes, 32768u);
+  EXPECT_EQ(board->stack_bytes, 147456u);
   EXPECT_EQ(board->console_address, 0x40000000u);
   EXPECT_EQ(board->cflags.front(), "-mcpu=cortex-m33");
   EXPECT_EQ(board->directory, kBoardsDir / "sim-m33");

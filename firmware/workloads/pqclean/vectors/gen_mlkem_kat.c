@@ -2,13 +2,13 @@
  * clean code compiled natively, and prints the expected values the firmware compares against.
  * Rebuild the header with (P = the unpacked pqclean 0.8.1 tree, `fathom sources` shows it):
  *
- *   P=.../pqclean-0.8.1/package/deps/PQClean; W=firmware/workloads/pqclean-mlkem/vectors
- *   for k in 512 768; do
- *     cc -O2 -DMLKEM_K=$k -I$P/common -I$P/crypto_kem -Ifirmware/libs/pqclean-mlkem \
+ *   P=.../pqclean-0.8.1/package/deps/PQClean; W=firmware/workloads/pqclean/vectors
+ *   for k in 512 768 1024; do
+ *     cc -O2 -DMLKEM_K=$k -I$P/common -I$P/crypto_kem -Ifirmware/libs/pqclean \
  *        -Ifirmware/harness -o /tmp/gen$k $W/gen_mlkem_kat.c \
- *        firmware/libs/pqclean-mlkem/randombytes_glue.c $P/common/fips202.c $P/common/aes.c \
+ *        firmware/libs/pqclean/randombytes_glue.c $P/common/fips202.c $P/common/aes.c \
  *        $P/crypto_kem/ml-kem-$k/clean/*.c; done
- *   (/tmp/gen512; /tmp/gen768) > $W/mlkem_kat.h   # after the header's fixed preamble
+ *   (/tmp/gen512; /tmp/gen768; /tmp/gen1024) > $W/mlkem_kat.h   # after the fixed preamble
  */
 #include <stdio.h>
 #include <string.h>
@@ -20,9 +20,12 @@
 #if MLKEM_K == 512
 #include "ml-kem-512/clean/api.h"
 #define P(x) PQCLEAN_MLKEM512_CLEAN_##x
-#else
+#elif MLKEM_K == 768
 #include "ml-kem-768/clean/api.h"
 #define P(x) PQCLEAN_MLKEM768_CLEAN_##x
+#else
+#include "ml-kem-1024/clean/api.h"
+#define P(x) PQCLEAN_MLKEM1024_CLEAN_##x
 #endif
 
 void fathom_random_bytes(uint8_t *out, size_t len) { memset(out, 0, len); }  // unused here

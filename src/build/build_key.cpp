@@ -1,0 +1,129 @@
+#include "build/build_key.h"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include "build/ninja_file.h"
+#include "util/sha256.h"
+
+namespace fathom::build {
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* kManifestName = "image.manifest";
+constexpr const char* kManifestHeader = "fathom image manifest 1";
+
+// Appends one length-prefixed, labelled field: "label <size>\n<text>\n".
+void field(std::string& out, std::string_view label, std::string_view text) {
+  out += fmt::format("{} {}\n", label, text.size());
+  out += text;
+  out += '\n';
+}
+
+bool hidden(const fs::path& relative) {
+  for (const auto& part : relative)
+    if (!part.empty() && part.string().front() == '.') return true;
+  return false;
+}
+
+}  // namespace
+
+util::Result<std::string> build_key(const BuildKeyInputs& in) {
+  std::string text;
+  field(text, "toolchain", in.toolchain_version);
+  for (const auto& [name, flags] : in.flags) {
+    field(text, "flags", name);
+    field(text, "count", std::to_string(flags.size()));
+    for (const auto& f : flags) field(text, "flag", f);
+  }
+  for (const auto& [name, content] : in.generated_files) {
+    field(text, "generated", name);
+    field(text, "content", content);
+  }
+  field(text, "library-source", in.library_source_identity);
+  std::vector<fs::path> files = in.files;
+  std::sort(files.begin(), files.end());
+  files.erase(std::unique(files.begin(), files.end()), files.end());
+  for (const auto& f : files) {
+    auto digest = util::sha256_file(f);
+    if (!digest)
+      return util::fail(fmt::format("cannot read '{}' for the build key: {}", f.string(),
+                                    digest.error().message));
+    field(text, "file", f.string());
+    field(text, "sha256", *digest);
+  }
+  return util::sha256_hex(text);
+}
+
+std::vector<fs::path> files_below(const fs::path& dir) {
+  std::vector<fs::path> out;
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(dir, ec);
+       !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    const fs::path relative = it->path().lexically_relative(dir);
+    if (hidden(relative)) {
+      if (it->is_directory(ec)) it.disable_recursion_pending();
+      continue;
+    }
+    if (it->is_regular_file(ec)) out.push_back(it->path());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+util::Result<std::string> source_tree_digest(const fs::path& root) {
+  std::string text;
+  for (const auto& f : files_below(root)) {
+    auto digest = util::sha256_file(f);
+    if (!digest)
+      return util::fail(fmt::format("cannot read '{}' to identify the source tree {}: {}",
+                                    f.string(), root.string(), digest.error().message));
+    field(text, "file", f.lexically_relative(root).string());
+    field(text, "sha256", *digest);
+  }
+  return util::sha256_hex(text);
+}
+
+bool write_manifest(const fs::path& image_dir, const ImageManifest& manifest) {
+  const fs::path tmp = image_dir / (std::string(kManifestName) + ".tmp");
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out << kManifestHeader << "\nkey " << manifest.key << "\nelf_sha256 " << manifest.elf_sha256
+        << '\n';
+    if (!out) return false;
+  }
+  std::error_code ec;
+  fs::rename(tmp, image_dir / kManifestName, ec);
+  return !ec;
+}
+
+std::optional<ImageManifest> read_manifest(const fs::path& image_dir) {
+  std::ifstream in(image_dir / kManifestName, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::string header, key_word, elf_word;
+  ImageManifest m;
+  if (!std::getline(in, header) || header != kManifestHeader) return std::nullopt;
+  if (!(in >> key_word >> m.key >> elf_word >> m.elf_sha256)) return std::nullopt;
+  if (key_word != "key" || elf_word != "elf_sha256" || !util::is_sha256_hex(m.key) ||
+      !util::is_sha256_hex(m.elf_sha256))
+    return std::nullopt;
+  return m;
+}
+
+bool manifest_matches(const fs::path& image_dir, const std::string& key, const fs::path& elf) {
+  const auto manifest = read_manifest(image_dir);
+  if (!manifest || manifest->key != key) return false;
+  const auto digest = util::sha256_file(elf);
+  return digest && *digest == manifest->elf_sha256;
+}
+
+void remove_manifest(const fs::path& image_dir) {
+  std::error_code ec;
+  fs::remove(image_dir / kManifestName, ec);
+}
+
+}  // namespace fathom::build

@@ -1,0 +1,62 @@
+#include "pipeline/library_gate.h"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+
+namespace fathom::pipeline {
+namespace {
+
+// Drops everything measured in the timed and memory runs; KAT results stay as they are.
+void drop_timing(model::OperationResult& op) {
+  op.cycle_samples.clear();
+  op.instruction_samples.clear();
+  op.cycles.reset();
+  op.instructions.reset();
+  op.peak_stack_bytes.reset();
+  op.heap_peak_bytes.reset();
+  op.allocations.reset();
+  op.sim_peak_stack_bytes.reset();
+  op.sim_heap_peak_bytes.reset();
+  op.sim_allocations.reset();
+  op.memory_mismatch.clear();
+  op.primitive_share.clear();
+}
+
+}  // namespace
+
+std::vector<std::string> with_gate_operations(const std::vector<std::string>& operations,
+                                              const build::LibraryDescription& library) {
+  if (operations.empty()) return operations;  // all operations: the gates are among them
+  std::vector<std::string> out = operations;
+  for (const auto& gate : library.gate_operations)
+    if (std::find(out.begin(), out.end(), gate) == out.end()) out.push_back(gate);
+  return out;
+}
+
+bool enforce_library_gate(std::vector<model::OperationResult>& operations,
+                          const build::LibraryDescription& library) {
+  std::string why;
+  for (const auto& gate : library.gate_operations) {
+    const auto it = std::find_if(operations.begin(), operations.end(),
+                                 [&](const auto& op) { return op.operation == gate; });
+    if (it == operations.end()) {
+      why = fmt::format("{}: did not run", gate);
+    } else if (it->kat != model::KatStatus::kPassed) {
+      why = fmt::format("{}: {}", gate,
+                        it->kat == model::KatStatus::kFailed ? "known-answer test failed"
+                                                             : "known-answer tests did not run");
+    }
+    if (!why.empty()) break;
+  }
+  if (why.empty()) return true;
+  const std::string failure =
+      library.gate_failure.empty() ? std::string("library gate failed") : library.gate_failure;
+  for (auto& op : operations) {
+    drop_timing(op);
+    if (op.error.empty()) op.error = fmt::format("{} ({})", failure, why);
+  }
+  return false;
+}
+
+}  // namespace fathom::pipeline

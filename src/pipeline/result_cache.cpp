@@ -1,0 +1,139 @@
+#include "pipeline/result_cache.h"
+
+#include <fmt/core.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <ctime>
+#include <fstream>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "compare/result_file.h"
+#include "report/json_writer.h"
+#include "util/sha256.h"
+
+namespace fathom::pipeline {
+namespace fs = std::filesystem;
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// The envelope's format; a file with another value is ignored.
+constexpr int kCacheFormat = 1;
+
+void field(std::string& out, std::string_view label, std::string_view text) {
+  out += fmt::format("{} {}\n", label, text.size());
+  out += text;
+  out += '\n';
+}
+
+}  // namespace
+
+std::string result_key(const ResultKeyInputs& in) {
+  std::string text;
+  field(text, "elf", in.elf_sha256);
+  field(text, "board", in.board_description);
+  field(text, "runs", std::to_string(in.runs));
+  field(text, "warmup", std::to_string(in.warmup));
+  field(text, "operations", std::to_string(in.operations.size()));
+  for (const auto& op : in.operations) field(text, "operation", op);
+  field(text, "cycle-budget", std::to_string(in.cycle_budget));
+  field(text, "observers", in.observers);
+  field(text, "tool", in.tool_sha256);
+  return util::sha256_hex(text);
+}
+
+util::Result<std::string> executable_sha256() {
+  static std::once_flag once;
+  static util::Result<std::string> digest;
+  std::call_once(once, [] { digest = util::sha256_file("/proc/self/exe"); });
+  return digest;
+}
+
+std::string utc_timestamp_now() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
+}
+
+bool reusable(const model::ImageResult& image) {
+  if (!image.completed || !image.error.empty() || image.fault) return false;
+  for (const auto& op : image.operations)
+    if (op.kat != model::KatStatus::kPassed || !op.memory_mismatch.empty()) return false;
+  return true;
+}
+
+fs::path ResultCache::file_for(const std::string& key) const { return dir_ / (key + ".json"); }
+
+std::optional<model::ImageResult> ResultCache::load(const std::string& key) const {
+  if (!util::is_sha256_hex(key)) return std::nullopt;
+  std::ifstream in(file_for(key), std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream content;
+  content << in.rdbuf();
+  if (in.bad()) return std::nullopt;
+  const Json envelope = Json::parse(content.str(), nullptr, false);
+  if (envelope.is_discarded() || !envelope.is_object()) return std::nullopt;
+  const auto format = envelope.find("fathom_result_cache");
+  const auto stored_key = envelope.find("key");
+  const auto measured_at = envelope.find("measured_at");
+  const auto result = envelope.find("result");
+  if (format == envelope.end() || !format->is_number_integer() || *format != kCacheFormat ||
+      stored_key == envelope.end() || !stored_key->is_string() || *stored_key != key ||
+      measured_at == envelope.end() || !measured_at->is_string() || result == envelope.end())
+    return std::nullopt;
+  auto run = compare::parse_result_json(result->dump(), file_for(key).string());
+  if (!run || run->images.size() != 1 || !reusable(run->images.front())) return std::nullopt;
+  model::ImageResult image = std::move(run->images.front());
+  image.provenance.reused_from = measured_at->get<std::string>();
+  return image;
+}
+
+bool ResultCache::store(const std::string& key, const model::ImageResult& image,
+                        const std::string& measured_at) const {
+  std::error_code ec;
+  if (!util::is_sha256_hex(key)) return false;
+  if (!reusable(image)) {
+    fs::remove(file_for(key), ec);
+    return true;
+  }
+  model::RunResult run;
+  run.images.push_back(image);
+  run.images.front().provenance.reused_from.clear();  // the stored copy is the measurement
+  std::ostringstream doc;
+  report::JsonWriter().write(run, doc);
+  Json envelope;
+  envelope["fathom_result_cache"] = kCacheFormat;
+  envelope["key"] = key;
+  envelope["measured_at"] = measured_at;
+  envelope["result"] = Json::parse(doc.str(), nullptr, false);
+  if (envelope["result"].is_discarded()) return false;
+
+  fs::create_directories(dir_, ec);
+  if (ec) return false;
+  // A name no other writer uses (process and call), then an atomic rename.
+  static std::atomic<uint64_t> counter{0};
+  const fs::path tmp =
+      dir_ / fmt::format(".{}.{}.{}.tmp", key, ::getpid(), counter.fetch_add(1));
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out << envelope.dump(1, ' ', false, Json::error_handler_t::replace) << '\n';
+    if (!out) {
+      fs::remove(tmp, ec);
+      return false;
+    }
+  }
+  fs::rename(tmp, file_for(key), ec);
+  if (!ec) return true;
+  std::error_code ignored;
+  fs::remove(tmp, ignored);
+  return false;
+}
+
+}  // namespace fathom::pipeline

@@ -1,0 +1,58 @@
+#!/bin/bash
+# wolfSSL end to end (suites/wolfssl.toml, firmware/libs/wolfssl, firmware/workloads/wolfssl):
+# the three configurations build and prove what they built (expect.symbols_* in the suite: an
+# image that lacks them fails to build), a cheap subset of operations plus the gate passes every
+# known-answer vector with --runs 1, wolfCrypt's self-test runs although --op does not name it,
+# and a failing self-test takes every timing of its image away.
+. "$(dirname "$0")/lib.sh"
+need_toolchain
+if ! "$FATHOM" sources | grep -qE '^wolfssl +5\.7\.2 +(ok|overridden)'; then
+  "$FATHOM" sources --fetch >"$WORK/fetch" 2>&1 ||
+    "$FATHOM" sources | grep -qE '^wolfssl +5\.7\.2 +ok' ||
+    skip "wolfssl sources are not cached and cannot be fetched (fathom sources --fetch)"
+fi
+
+expect_exit 0 "$FATHOM" run wolfssl --op sha256_64 --op ecdsa_p256_verify --runs 1 --warmup 0 \
+  --no-history --out "$WORK/res"
+check_json "$WORK/res/results.json" '
+images = {i["configuration"]: i for i in d["images"]}
+assert set(images) == {"wolfssl-sp-c", "wolfssl-sp-asm", "wolfssl-sp-asm-armasm"}, sorted(images)
+for name, im in images.items():
+    assert im["completed"] and not im["error"] and not im["fault"], (name, im["error"])
+    assert im["provenance"]["library"] == "wolfssl"
+    assert len(im["provenance"]["source_sha256"]["wolfssl"]) == 64
+    ops = {o["operation"]: o for o in im["operations"]}
+    assert set(ops) == {"sha256_64", "ecdsa_p256_verify", "wolfcrypt_selftest"}, sorted(ops)
+    for op in ops.values():
+        assert op["kat"]["status"] == "passed", (name, op["operation"], op["kat"])
+        assert all(v["passed"] for v in op["kat"]["vectors"]), (name, op["operation"])
+    selftest = {v["name"] for v in ops["wolfcrypt_selftest"]["kat"]["vectors"]}
+    assert "wolfcrypt_test" in selftest, selftest
+    assert {"sha-256", "ecc"} <= selftest, (name, sorted(selftest))
+    for op in ("sha256_64", "ecdsa_p256_verify"):
+        assert len(ops[op]["samples"]["cycles"]) == 1, (name, op)
+        assert ops[op]["statistics"]["cycles"]["median"] > 0, (name, op)
+def median(cfg, op):
+    return next(o for o in images[cfg]["operations"]
+                if o["operation"] == op)["statistics"]["cycles"]["median"]
+# What the configurations change shows in the figures: the Cortex-M assembly speeds ECDSA up,
+# the Thumb-2 SHA-256 speeds the hash up, and the SP assembly leaves SHA-256 alone.
+assert median("wolfssl-sp-asm", "ecdsa_p256_verify") < median("wolfssl-sp-c", "ecdsa_p256_verify")
+assert median("wolfssl-sp-asm-armasm", "sha256_64") < median("wolfssl-sp-asm", "sha256_64")
+assert median("wolfssl-sp-asm", "sha256_64") == median("wolfssl-sp-c", "sha256_64")
+'
+
+# A failing self-test: no operation of the image keeps a timing, and the run says why.
+expect_exit 1 "$FATHOM" run "$SRC/tests/e2e/suites/wolfssl_broken_gate.toml" --no-history \
+  --format json
+check_json "$WORK/out" '
+ops = {o["operation"]: o for o in d["images"][0]["operations"]}
+assert set(ops) == {"sha256_64", "wolfcrypt_selftest"}, sorted(ops)
+assert ops["wolfcrypt_selftest"]["kat"]["status"] == "failed"
+sha = ops["sha256_64"]
+assert sha["kat"]["status"] == "passed", sha["kat"]   # its own vectors still pass ...
+assert not sha["samples"]["cycles"] and sha["statistics"]["cycles"] is None, sha
+assert sha["memory"]["peak_stack_bytes"] is None
+assert "wolfCrypt self-test failed" in sha["error"], sha["error"]   # ... the gate took it
+'
+echo PASS

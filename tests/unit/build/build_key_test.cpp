@@ -1,0 +1,172 @@
+#include "build/build_key.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "util/sha256.h"
+
+namespace fathom::build {
+namespace {
+namespace fs = std::filesystem;
+
+class BuildKeyTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("fathom-build-key-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
+            "-" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_ / "harness");
+    write("harness/fathom_harness.c", "int main(void) { return 0; }\n");
+    write("harness/fathom_harness.h", "#pragma once\n");
+    write("board.toml", "name = \"sim-m33\"\n");
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  void write(const std::string& name, const std::string& text) {
+    std::ofstream(dir_ / name, std::ios::binary | std::ios::trunc) << text;
+  }
+
+  BuildKeyInputs inputs() const {
+    BuildKeyInputs in;
+    in.toolchain_version = "arm-none-eabi-gcc (15:12.2.rel1-1) 12.2.1 20221205";
+    in.flags = {{"image cflags", {"-mcpu=cortex-m33", "-O2", "-DFATHOM_CONFIG_NAME=\"a\""}}};
+    in.generated_files = {{"memory.ld", "MEMORY { FLASH : ORIGIN = 0 }\n"}};
+    in.library_source_identity = "sha256:" + std::string(64, 'a');
+    in.files = files_below(dir_);
+    return in;
+  }
+
+  std::string key(const BuildKeyInputs& in) const {
+    auto k = build_key(in);
+    EXPECT_TRUE(k.has_value()) << (k ? "" : k.error().message);
+    return k ? *k : "";
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(BuildKeyTest, SameInputsGiveTheSameKey) {
+  const std::string first = key(inputs());
+  EXPECT_EQ(first.size(), 64u);
+  EXPECT_EQ(key(inputs()), first);
+  // Rewriting a file with the same bytes (a new mtime) changes nothing: the key is content.
+  write("harness/fathom_harness.c", "int main(void) { return 0; }\n");
+  EXPECT_EQ(key(inputs()), first);
+  // The order files are listed in does not matter.
+  auto reversed = inputs();
+  std::reverse(reversed.files.begin(), reversed.files.end());
+  EXPECT_EQ(key(reversed), first);
+}
+
+TEST_F(BuildKeyTest, AFlagChangesTheKey) {
+  const std::string base = key(inputs());
+  auto changed = inputs();
+  changed.flags[0].second[1] = "-O3";
+  EXPECT_NE(key(changed), base);
+  auto added = inputs();
+  added.flags[0].second.push_back("-DFATHOM_LIBC=picolibc");
+  EXPECT_NE(key(added), base);
+  // Moving text between flags is a different command line, so a different key.
+  auto split = inputs();
+  split.flags[0].second = {"-mcpu=cortex-m33 -O2", "-DFATHOM_CONFIG_NAME=\"a\""};
+  EXPECT_NE(key(split), base);
+}
+
+TEST_F(BuildKeyTest, AFirmwareFileByteChangesTheKey) {
+  const std::string base = key(inputs());
+  write("harness/fathom_harness.c", "int main(void) { return 1; }\n");
+  EXPECT_NE(key(inputs()), base);
+}
+
+TEST_F(BuildKeyTest, ANewFirmwareFileChangesTheKey) {
+  const std::string base = key(inputs());
+  write("harness/extra.h", "#define X 1\n");
+  EXPECT_NE(key(inputs()), base);
+}
+
+TEST_F(BuildKeyTest, TheToolchainVersionChangesTheKey) {
+  const std::string base = key(inputs());
+  auto other = inputs();
+  other.toolchain_version = "arm-none-eabi-gcc (15:13.2.rel1-2) 13.2.1 20231009";
+  EXPECT_NE(key(other), base);
+}
+
+TEST_F(BuildKeyTest, GeneratedFilesAndSourceIdentityChangeTheKey) {
+  const std::string base = key(inputs());
+  auto header = inputs();
+  header.generated_files[0].second += "__fathom_stack_bytes = 0x2000;\n";
+  EXPECT_NE(key(header), base);
+  auto source = inputs();
+  source.library_source_identity = "sha256:" + std::string(64, 'b');
+  EXPECT_NE(key(source), base);
+}
+
+TEST_F(BuildKeyTest, AnUnreadableFileIsAnErrorNamingIt) {
+  auto in = inputs();
+  in.files.push_back(dir_ / "missing.c");
+  auto k = build_key(in);
+  ASSERT_FALSE(k.has_value());
+  EXPECT_NE(k.error().message.find("missing.c"), std::string::npos) << k.error().message;
+}
+
+TEST_F(BuildKeyTest, FilesBelowSkipsHiddenEntries) {
+  fs::create_directories(dir_ / ".git");
+  write(".git/HEAD", "ref\n");
+  write(".swap", "x");
+  const auto files = files_below(dir_);
+  EXPECT_EQ(files.size(), 3u);
+  for (const auto& f : files) EXPECT_EQ(f.string().find("/."), std::string::npos) << f;
+  EXPECT_TRUE(files_below(dir_ / "absent").empty());
+}
+
+TEST_F(BuildKeyTest, SourceTreeDigestFollowsContent) {
+  auto a = source_tree_digest(dir_);
+  ASSERT_TRUE(a.has_value());
+  EXPECT_EQ(*source_tree_digest(dir_), *a);
+  write("board.toml", "name = \"sim-m4\"\n");
+  EXPECT_NE(*source_tree_digest(dir_), *a);
+}
+
+TEST_F(BuildKeyTest, ManifestVerifiesKeyAndElf) {
+  write("image.elf", "\x7f" "ELF fake image");
+  const fs::path elf = dir_ / "image.elf";
+  const std::string k = key(inputs());
+  const std::string elf_sha256 = *util::sha256_file(elf);
+  EXPECT_FALSE(manifest_matches(dir_, k, elf));  // no manifest yet
+
+  ASSERT_TRUE(write_manifest(dir_, {k, elf_sha256}));
+  EXPECT_TRUE(manifest_matches(dir_, k, elf));
+  auto read = read_manifest(dir_);
+  ASSERT_TRUE(read.has_value());
+  EXPECT_EQ(read->key, k);
+  EXPECT_EQ(read->elf_sha256, elf_sha256);
+
+  // Another key (a changed input) does not match.
+  EXPECT_FALSE(manifest_matches(dir_, std::string(64, 'f'), elf));
+  // A changed (truncated, edited) ELF does not match either.
+  write("image.elf", "\x7f" "ELF");
+  EXPECT_FALSE(manifest_matches(dir_, k, elf));
+  write("image.elf", "\x7f" "ELF fake image");
+  EXPECT_TRUE(manifest_matches(dir_, k, elf));
+
+  remove_manifest(dir_);
+  EXPECT_FALSE(manifest_matches(dir_, k, elf));
+}
+
+TEST_F(BuildKeyTest, AMalformedManifestIsIgnored) {
+  write("image.elf", "x");
+  for (const std::string& text : {std::string(""), std::string("garbage\n"),
+                                 std::string("fathom image manifest 1\nkey abc\nelf_sha256 d\n")}) {
+    write("image.manifest", text);
+    EXPECT_FALSE(read_manifest(dir_).has_value()) << text;
+    EXPECT_FALSE(manifest_matches(dir_, std::string(64, 'a'), dir_ / "image.elf"));
+  }
+}
+
+}  // namespace
+}  // namespace fathom::build
