@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "suite/analysis_specs.h"
 #include "suite/suite_loader.h"
 
 namespace fathom::suite {
@@ -108,6 +109,54 @@ TEST(Matrix, BadMatricesAreErrorsAtTheirPosition) {
             std::string::npos);
   EXPECT_NE(error_of("[matrix]\nlibcs = [\"newlib\"]\n").find("unknown key 'libcs' in [matrix]"),
             std::string::npos);
+}
+
+}  // namespace
+}  // namespace fathom::suite
+
+namespace fathom::suite {
+namespace {
+
+TEST(AnalysisSpecs, ParsesFairnessAndWorkflowsAndRejectsBadReferences) {
+  auto suite = parse_suite(kHead + R"(
+[fairness]
+operations = ["hkdf_sha256"]
+tolerance_percent = 0.25
+
+[[workflow]]
+name = "w"
+[[workflow.variant]]
+name = "v"
+steps = [ { name = "s", operations = ["a", "b"] } ]
+wire = ["a.public_key"]
+stored = ["b.derived_key"]
+)", "m.toml");
+  ASSERT_TRUE(suite) << suite.error().message;
+  ASSERT_TRUE(suite->fairness);
+  EXPECT_EQ(suite->fairness->tolerance_percent, 0.25);
+  ASSERT_EQ(suite->workflows.size(), 1u);
+  const auto& v = suite->workflows[0].variants.at(0);
+  EXPECT_EQ(v.steps.at(0).operations, (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(operations_named_by_analyses(*suite),
+            (std::vector<std::string>{"hkdf_sha256", "a", "b"}));
+
+  auto bad = parse_suite(kHead + R"(
+[[workflow]]
+name = "w"
+[[workflow.variant]]
+name = "v"
+steps = [ { name = "s", operations = ["a"] } ]
+wire = ["a-public_key"]
+)", "m.toml");
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message.find("is not \"operation.object\""), std::string::npos);
+  auto no_ops = parse_suite(kHead + "\n[fairness]\noperations = []\n", "m.toml");
+  ASSERT_FALSE(no_ops);
+  EXPECT_NE(no_ops.error().message.find("needs 'operations'"), std::string::npos);
+  auto tolerance = parse_suite(kHead + "\n[fairness]\noperations = [\"x\"]\ntolerance_percent = \"1\"\n",
+                               "m.toml");
+  ASSERT_FALSE(tolerance);
+  EXPECT_NE(tolerance.error().message.find("must be a number"), std::string::npos);
 }
 
 }  // namespace
