@@ -1,6 +1,7 @@
 #include "pipeline/library_gate.h"
 
 #include <fmt/core.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 
@@ -24,6 +25,19 @@ void drop_timing(model::OperationResult& op) {
 }
 
 }  // namespace
+
+void enforce_kat_gate(model::OperationResult& op) {
+  if (op.kat == model::KatStatus::kPassed) return;
+  drop_timing(op);
+  if (op.error.empty()) {
+    std::vector<std::string> failed;
+    for (const auto& v : op.kat_vectors)
+      if (!v.passed) failed.push_back(v.name);
+    op.error = op.kat == model::KatStatus::kFailed
+                   ? fmt::format("known-answer test failed: {}", fmt::join(failed, ", "))
+                   : "known-answer tests did not run";
+  }
+}
 
 std::vector<std::string> with_gate_operations(const std::vector<std::string>& operations,
                                               const build::LibraryDescription& library) {

@@ -11,8 +11,13 @@
 
 namespace fathom::pipeline {
 
+// Correctness gates timing: whatever a target returned, an operation without a passing KAT
+// keeps no timing, memory or primitive-share figures, and its error says which vectors failed.
+void enforce_kat_gate(model::OperationResult& op);
+
 // The operations to run in one image: `operations` (empty = every operation the image offers,
 // which includes the gates) followed by each of `library`'s gate operations not already in it.
+
 std::vector<std::string> with_gate_operations(const std::vector<std::string>& operations,
                                               const build::LibraryDescription& library);
 

@@ -36,31 +36,6 @@ bool contains(const std::vector<std::string>& v, const std::string& s) {
   return std::find(v.begin(), v.end(), s) != v.end();
 }
 
-// Correctness gates timing: whatever a target returned, an operation without a passing KAT
-// keeps no timing or memory figures.
-void enforce_kat_gate(model::OperationResult& op) {
-  if (op.kat == model::KatStatus::kPassed) return;
-  op.cycle_samples.clear();
-  op.instruction_samples.clear();
-  op.cycles.reset();
-  op.instructions.reset();
-  op.peak_stack_bytes.reset();
-  op.heap_peak_bytes.reset();
-  op.allocations.reset();
-  op.sim_peak_stack_bytes.reset();
-  op.sim_heap_peak_bytes.reset();
-  op.sim_allocations.reset();
-  op.memory_mismatch.clear();
-  if (op.error.empty()) {
-    std::vector<std::string> failed;
-    for (const auto& v : op.kat_vectors)
-      if (!v.passed) failed.push_back(v.name);
-    op.error = op.kat == model::KatStatus::kFailed
-                   ? fmt::format("known-answer test failed: {}", fmt::join(failed, ", "))
-                   : "known-answer tests did not run";
-  }
-}
-
 }  // namespace
 
 util::Result<void> validate_options(const model::Suite& suite, const RunOptions& options) {
