@@ -40,6 +40,14 @@ __attribute__((noreturn)) void Reset_Handler(void) {
   fathom_board_exit(main());
 }
 
+#if defined(__PICOLIBC__)
+/* picolibc's exit() ends in _exit(), which a hosted crt0 or libsemihost would provide (newlib
+ * gets it from nosys.specs). Here an exit() (e.g. PQClean's on an allocation failure) ends the
+ * program with its status, like main's return. */
+void _exit(int status) __attribute__((noreturn));
+void _exit(int status) { fathom_board_exit(status); }
+#endif
+
 /* Any exception the firmware does not expect ends the program with code 0xFF; the simulator
  * reports the exception itself before this runs. */
 __attribute__((noreturn)) void Default_Handler(void) { fathom_board_exit(0xFF); }
