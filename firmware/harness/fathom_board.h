@@ -18,6 +18,27 @@ static inline uint32_t fathom_cycles_read(void) {
   return *(volatile uint32_t *)0xE0001004u; /* DWT_CYCCNT (ARMv7-M ARM, C1.8.8) */
 }
 
+/* Isolation of operations (docs/PROTOCOL.md "Isolation"): every operation starts from the same
+ * machine state.
+ *
+ * fathom_board_isolation_point() marks that state and returns the slot to run from it: 0 the
+ * first time. On a simulated board it makes the simulator snapshot the whole machine (RAM,
+ * registers, system control, timing-model state) at this call; fathom_board_isolation_restart
+ * (slot) then restores that snapshot, and the call to fathom_board_isolation_point() returns
+ * again, with `slot`. Only RAM in the FATHOM_PERSIST section (below) survives a restore. A board
+ * that cannot snapshot returns FATHOM_ISOLATION_NONE and never restarts: the harness then runs
+ * the operations one after another in one pass (reported as such in the ISOLATION record). */
+#define FATHOM_ISOLATION_NONE 0xFFFFFFFFu
+uint32_t fathom_board_isolation_point(void);
+/* Restores the isolation point's state, which then returns `slot`. Does not return. */
+void fathom_board_isolation_restart(uint32_t slot) __attribute__((noreturn));
+/* The isolation method as the ISOLATION record names it ("snapshot" or "none"). */
+const char *fathom_board_isolation_method(uint32_t point_result);
+
+/* Harness state that must outlive a restore (record sequence, KAT outcomes, failure count):
+ * zeroed at boot with .bss, never restored by the simulator (boards/common/cortex_m.ld). */
+#define FATHOM_PERSIST __attribute__((section(".bss.fathom_persist")))
+
 /* Ends the program with `code` (0 = all KATs passed). Does not return. */
 void fathom_board_exit(int code) __attribute__((noreturn));
 

@@ -1,6 +1,9 @@
-/* The harness main loop: known-answer tests for every selected operation first, then warm-up
- * and timed runs of the operations whose KATs passed, then one untimed run for stack and heap.
- * Everything is reported as records (docs/PROTOCOL.md); nothing here allocates. */
+/* The harness main loop: known-answer tests for every selected operation first, then, for each
+ * operation whose KATs passed, in the order the host selected them: warm-up and timed runs,
+ * then one untimed run for stack and heap. Where the board can snapshot (the simulator), every
+ * operation's runs start from the state right after boot (docs/PROTOCOL.md "Isolation"), so a
+ * figure does not depend on which operations ran before it. Everything is reported as records
+ * (docs/PROTOCOL.md); nothing here allocates. */
 #include "fathom_harness.h"
 
 #include <stdint.h>
@@ -63,19 +66,40 @@ static uint32_t current_run_index;
 static const fathom_op *kat_op;
 static uint32_t kat_passed, kat_total, kat_first_vector_done;
 
-static int selected(const char *name) {
+/* Set while an operation's setup runs again after an isolation restore: its BYTES records
+ * were sent by the first setup, in the KAT phase. */
+static int replaying_setup;
+
+/* What the KAT phase decided and the failures so far: kept across isolation restores. */
+FATHOM_PERSIST static uint8_t kat_ok[FATHOM_MAX_OPS];
+FATHOM_PERSIST static uint32_t kat_failures;
+
+/* The registry indices of the selected operations in the order of `only_ops` (registry order
+ * when it is empty), each once; returns how many. */
+static size_t selection_order(size_t n_ops, uint8_t order[FATHOM_MAX_OPS]) {
   const volatile char *list = fathom_params.only_ops;
-  if (list[0] == '\0') return 1;
-  size_t n = strlen(name);
-  size_t i = 0;
-  while (list[i] != '\0' && i < sizeof fathom_params.only_ops) {
-    size_t j = 0;
-    while (j < n && list[i + j] == name[j]) ++j;
-    if (j == n && (list[i + j] == ',' || list[i + j] == '\0')) return 1;
-    while (list[i] != '\0' && list[i] != ',') ++i;
-    if (list[i] == ',') ++i;
+  size_t count = 0;
+  if (list[0] == '\0') {
+    for (size_t i = 0; i < n_ops && i < FATHOM_MAX_OPS; ++i) order[count++] = (uint8_t)i;
+    return count;
   }
-  return 0;
+  size_t at = 0;
+  while (at < sizeof fathom_params.only_ops && list[at] != '\0') {
+    size_t end = at;
+    while (end < sizeof fathom_params.only_ops && list[end] != '\0' && list[end] != ',') ++end;
+    for (size_t i = 0; i < n_ops && i < FATHOM_MAX_OPS; ++i) {
+      const char *name = __start_fathom_ops[i]->name;
+      size_t j = 0;
+      while (at + j < end && name[j] != '\0' && list[at + j] == name[j]) ++j;
+      if (at + j != end || name[j] != '\0') continue;
+      int seen = 0;
+      for (size_t k = 0; k < count; ++k) seen |= order[k] == i;
+      if (!seen && count < FATHOM_MAX_OPS) order[count++] = (uint8_t)i;
+      break;
+    }
+    at = end < sizeof fathom_params.only_ops && list[end] == ',' ? end + 1 : end;
+  }
+  return count;
 }
 
 static void kat_report(const char *vector, int pass) {
@@ -112,6 +136,7 @@ int fathom_kat_expect(const char *vector, int condition) {
 uint32_t fathom_run_index(void) { return current_run_index; }
 
 void fathom_report_bytes(const char *what, uint32_t bytes) {
+  if (replaying_setup) return;
   fathom_rec_begin("BYTES");
   fathom_rec_str(current_op ? current_op->name : "?");
   fathom_rec_str(what);
@@ -155,47 +180,11 @@ static void test_fault(const char *name) {
 }
 #endif
 
-int main(void) {
-  static uint8_t kat_ok[FATHOM_MAX_OPS];
-  const size_t n_ops = (size_t)(__stop_fathom_ops - __start_fathom_ops);
-  const uint32_t runs = fathom_params.magic == FATHOM_PARAMS_MAGIC ? fathom_params.runs : 1;
-  const uint32_t warmup = fathom_params.magic == FATHOM_PARAMS_MAGIC ? fathom_params.warmup : 0;
-
-  fathom_cycles_enable();
-
-  fathom_rec_begin("HELLO");
-  fathom_rec_u32(1);
-  fathom_rec_str(FATHOM_BOARD_NAME);
-  fathom_rec_str(FATHOM_CONFIG_NAME);
-  fathom_rec_str(FATHOM_LIBRARY_NAME);
-  fathom_rec_str(FATHOM_LIBRARY_VERSION);
-  fathom_rec_u32(runs);
-  fathom_rec_u32(warmup);
-  fathom_rec_end();
-
-  /* Probe overhead: the smallest difference between two back-to-back reads. */
-  uint32_t cal_t0 = 0, cal_t1 = 0, best = UINT32_MAX;
-  for (int i = 0; i < 8; ++i) {
-    uint32_t t0 = fathom_cycles_read();
-    __asm volatile("" ::: "memory");
-    uint32_t t1 = fathom_cycles_read();
-    if (t1 - t0 < best) {
-      best = t1 - t0;
-      cal_t0 = t0;
-      cal_t1 = t1;
-    }
-  }
-  fathom_rec_begin("CAL");
-  fathom_rec_u32(cal_t0);
-  fathom_rec_u32(cal_t1);
-  fathom_rec_end();
-
-  uint32_t kat_failures = 0;
-
-  /* Phase 1: every selected operation's known-answer vectors, before any timing. */
-  for (size_t i = 0; i < n_ops && i < FATHOM_MAX_OPS; ++i) {
+/* Phase 1: every selected operation's setup and known-answer vectors, before any timing. */
+static void kat_phase(const uint8_t *order, size_t n_order) {
+  for (size_t p = 0; p < n_order; ++p) {
+    const size_t i = order[p];
     const fathom_op *op = __start_fathom_ops[i];
-    if (!selected(op->name)) continue;
     current_op = op;
     current_run_index = 0;
     if (op->setup != NULL && op->setup() != 0) {
@@ -217,66 +206,138 @@ int main(void) {
     kat_ok[i] = kat_total > 0 && kat_passed == kat_total;
     if (!kat_ok[i]) kat_failures++;
   }
+}
 
-  /* Phase 2: timing, only for operations whose vectors all passed in this image. */
-  for (size_t i = 0; i < n_ops && i < FATHOM_MAX_OPS; ++i) {
-    const fathom_op *op = __start_fathom_ops[i];
-    if (!selected(op->name)) continue;
-    if (!kat_ok[i]) {
-      skip(op->name, "kat-failed");
-      continue;
-    }
-#ifdef FATHOM_TEST_FAULT_OP
-    test_fault(op->name);
-#endif
-    /* An operation over distinct inputs gets at least its min_runs timed runs, announced
-     * before the samples so the host expects that many. */
-    const uint32_t op_runs = op->min_runs > runs ? op->min_runs : runs;
-    if (op->min_runs != 0) {
-      fathom_rec_begin("INPUTS");
-      fathom_rec_str(op->name);
-      fathom_rec_u32(op_runs);
-      fathom_rec_end();
-    }
-    current_op = op;
-    int failed = 0;
-    for (uint32_t w = 0; w < warmup && !failed; ++w) {
-      current_run_index = w;
-      failed = op->run() != 0;
-    }
-    for (uint32_t r = 0; r < op_runs && !failed; ++r) {
-      current_run_index = r;
-      const uint32_t t0 = fathom_cycles_read();
-      const int rc = op->run();
-      const uint32_t t1 = fathom_cycles_read();
-      if (rc != 0) {
-        failed = 1;
-        break;
-      }
-      fathom_rec_begin("SAMPLE");
-      fathom_rec_str(op->name);
-      fathom_rec_u32(r);
-      fathom_rec_u32(t0);
-      fathom_rec_u32(t1);
-      fathom_rec_end();
-    }
-    uint32_t peak_stack = 0;
-    current_run_index = 0;
-    if (!failed) failed = memory_run(op, &peak_stack) != 0;
-    if (failed) {
-      skip(op->name, "run-failed");
+/* Phase 2 for one operation: warm-up, timed runs and the memory run, only if its vectors all
+ * passed in this image. After an isolation restore (`replay_setup`) the machine is in its
+ * post-boot state again, so the operation's setup runs once more, silently. */
+static void time_operation(size_t i, uint32_t runs, uint32_t warmup, int replay_setup) {
+  const fathom_op *op = __start_fathom_ops[i];
+  if (!kat_ok[i]) {
+    skip(op->name, "kat-failed");
+    return;
+  }
+  current_op = op;
+  current_run_index = 0;
+  if (replay_setup && op->setup != NULL) {
+    replaying_setup = 1;
+    const int rc = op->setup();
+    replaying_setup = 0;
+    if (rc != 0) {
+      current_op = NULL;
+      skip(op->name, "setup-failed");
       kat_failures++;
-    } else {
-      const fathom_heap_stats heap = fathom_heap_stats_get();
-      fathom_rec_begin("MEM");
-      fathom_rec_str(op->name);
-      fathom_rec_u32(peak_stack);
-      fathom_rec_u32(heap.peak_bytes);
-      fathom_rec_u32(heap.allocations);
-      fathom_rec_end();
+      return;
     }
-    if (op->teardown != NULL) op->teardown();
-    current_op = NULL;
+  }
+#ifdef FATHOM_TEST_FAULT_OP
+  test_fault(op->name);
+#endif
+  /* An operation over distinct inputs gets at least its min_runs timed runs, announced
+   * before the samples so the host expects that many. */
+  const uint32_t op_runs = op->min_runs > runs ? op->min_runs : runs;
+  if (op->min_runs != 0) {
+    fathom_rec_begin("INPUTS");
+    fathom_rec_str(op->name);
+    fathom_rec_u32(op_runs);
+    fathom_rec_end();
+  }
+  int failed = 0;
+  for (uint32_t w = 0; w < warmup && !failed; ++w) {
+    current_run_index = w;
+    failed = op->run() != 0;
+  }
+  for (uint32_t r = 0; r < op_runs && !failed; ++r) {
+    current_run_index = r;
+    const uint32_t t0 = fathom_cycles_read();
+    const int rc = op->run();
+    const uint32_t t1 = fathom_cycles_read();
+    if (rc != 0) {
+      failed = 1;
+      break;
+    }
+    fathom_rec_begin("SAMPLE");
+    fathom_rec_str(op->name);
+    fathom_rec_u32(r);
+    fathom_rec_u32(t0);
+    fathom_rec_u32(t1);
+    fathom_rec_end();
+  }
+  uint32_t peak_stack = 0;
+  current_run_index = 0;
+  if (!failed) failed = memory_run(op, &peak_stack) != 0;
+  if (failed) {
+    skip(op->name, "run-failed");
+    kat_failures++;
+  } else {
+    const fathom_heap_stats heap = fathom_heap_stats_get();
+    fathom_rec_begin("MEM");
+    fathom_rec_str(op->name);
+    fathom_rec_u32(peak_stack);
+    fathom_rec_u32(heap.peak_bytes - heap.start_bytes);
+    fathom_rec_u32(heap.allocations);
+    fathom_rec_u32(heap.start_bytes);
+    fathom_rec_end();
+  }
+  if (op->teardown != NULL) op->teardown();
+  current_op = NULL;
+}
+
+int main(void) {
+  const size_t n_ops = (size_t)(__stop_fathom_ops - __start_fathom_ops);
+  const uint32_t runs = fathom_params.magic == FATHOM_PARAMS_MAGIC ? fathom_params.runs : 1;
+  const uint32_t warmup = fathom_params.magic == FATHOM_PARAMS_MAGIC ? fathom_params.warmup : 0;
+  static uint8_t order[FATHOM_MAX_OPS];
+  const size_t n_order = selection_order(n_ops, order);
+
+  fathom_cycles_enable();
+
+  /* The isolation point: slot 0 is the KAT phase, slot k >= 1 times the k-th selected
+   * operation. With a snapshot, each slot starts from this very state and ends by restoring
+   * it for the next slot; without one, the slots run one after another. */
+  uint32_t slot = fathom_board_isolation_point();
+  const int isolated = slot != FATHOM_ISOLATION_NONE;
+
+  if (!isolated || slot == 0) {
+    fathom_rec_begin("HELLO");
+    fathom_rec_u32(FATHOM_PROTOCOL_VERSION);
+    fathom_rec_str(FATHOM_BOARD_NAME);
+    fathom_rec_str(FATHOM_CONFIG_NAME);
+    fathom_rec_str(FATHOM_LIBRARY_NAME);
+    fathom_rec_str(FATHOM_LIBRARY_VERSION);
+    fathom_rec_u32(runs);
+    fathom_rec_u32(warmup);
+    fathom_rec_end();
+
+    /* Probe overhead: the smallest difference between two back-to-back reads. */
+    uint32_t cal_t0 = 0, cal_t1 = 0, best = UINT32_MAX;
+    for (int i = 0; i < 8; ++i) {
+      uint32_t t0 = fathom_cycles_read();
+      __asm volatile("" ::: "memory");
+      uint32_t t1 = fathom_cycles_read();
+      if (t1 - t0 < best) {
+        best = t1 - t0;
+        cal_t0 = t0;
+        cal_t1 = t1;
+      }
+    }
+    fathom_rec_begin("CAL");
+    fathom_rec_u32(cal_t0);
+    fathom_rec_u32(cal_t1);
+    fathom_rec_end();
+
+    fathom_rec_begin("ISOLATION");
+    fathom_rec_str(fathom_board_isolation_method(slot));
+    fathom_rec_end();
+
+    kat_phase(order, n_order);
+    if (isolated) fathom_board_isolation_restart(1);
+    slot = 1;
+  }
+
+  for (size_t p = slot - 1; p < n_order; ++p) {
+    time_operation(order[p], runs, warmup, isolated);
+    if (isolated) fathom_board_isolation_restart((uint32_t)p + 2);
   }
 
   const uint32_t records = fathom_rec_count();

@@ -19,6 +19,7 @@ static fathom_heap_stats stats;
 
 void fathom_heap_reset_peak(void) {
   stats.peak_bytes = stats.in_use_bytes;
+  stats.start_bytes = stats.in_use_bytes;
   stats.allocations = 0;
 }
 

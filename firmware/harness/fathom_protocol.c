@@ -2,6 +2,8 @@
  * is built, over every byte from '@' up to and including the space before '#'. */
 #include "fathom_protocol.h"
 
+#include "fathom_board.h"
+
 /* Room for "#xxxxxxxx\n" is kept free while the body (up to and including the space before
  * '#') is built. */
 #define TRAILER_BYTES 10u
@@ -10,7 +12,8 @@
 static char line[FATHOM_REC_MAX_LINE];
 static size_t line_len;
 static uint32_t crc_state; /* running CRC register (pre-inverted, not yet xor-ed out) */
-static uint32_t next_seq;
+/* Survives an isolation restore, so the sequence runs on across operations (fathom_board.h). */
+FATHOM_PERSIST static uint32_t next_seq;
 static int building;   /* between fathom_rec_begin() and fathom_rec_end() */
 static int overflowed; /* the current record did not fit */
 static char overflow_type[16];

@@ -20,6 +20,10 @@ extern "C" {
 /* Longest record line in bytes, counting its final '\n'. */
 #define FATHOM_REC_MAX_LINE 512
 
+/* The protocol version HELLO announces (docs/PROTOCOL.md). 2: MEM carries the heap in use at
+ * the start of the memory run, and ISOLATION says how operations were isolated. */
+#define FATHOM_PROTOCOL_VERSION 2
+
 /* Writes `len` bytes to the console. Implemented by the board layer (fathom_board.h declares
  * the same function); the protocol writes each record with a single call. */
 void fathom_console_write(const char *buf, size_t len);

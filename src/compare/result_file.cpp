@@ -145,6 +145,8 @@ model::OperationResult operation(const Node& node) {
   op.peak_stack_bytes = memory.at("peak_stack_bytes").optional_unsigned();
   op.heap_peak_bytes = memory.at("heap_peak_bytes").optional_unsigned();
   op.allocations = memory.at("allocations").optional_unsigned();
+  if (memory.json().contains("heap_start_bytes"))  // absent in files made before isolation
+    op.heap_start_bytes = memory.at("heap_start_bytes").optional_unsigned();
   // The simulator's cross-check figures and the primitive share came later within schema 1:
   // optional.
   if (auto ok = history::simulator_memory_from_value(memory.json(), memory.path(), op); !ok)

@@ -163,6 +163,8 @@ util::Result<model::Provenance> provenance_from_value(const Json& json, std::str
                 .field("elf_sha256", p.elf_sha256)
                 .field("runs", p.runs)
                 .field("warmup", p.warmup)
+                .field("isolation", p.isolation)  // absent in records made before isolation
+                .field("run_order", p.run_order)
                 .result();
   if (!ok) return tl::unexpected(ok.error());
   // Absent or null: measured in that run (pipeline/result_cache.h).

@@ -30,15 +30,18 @@ struct OperationResult {
   std::optional<Statistics> cycles;
   std::optional<Statistics> instructions;
   std::optional<uint64_t> peak_stack_bytes;
+  // Heap of the untimed memory run: the peak bytes the operation itself needed above what was
+  // in use when that run started (heap_start_bytes), and its successful allocation calls.
   std::optional<uint64_t> heap_peak_bytes;
   std::optional<uint64_t> allocations;
+  std::optional<uint64_t> heap_start_bytes;
   // The same untimed run's memory as the simulator saw it (profile::MemoryWatch,
   // docs/PROFILER.md), to cross-check the harness's figures above: the run function's entry SP
   // minus the deepest SP of the execution; the peak bytes in use (counting what was in use at
-  // its start, like heap_peak_bytes) and the allocation calls, seen at the allocator's entry
+  // its start) and the allocation calls, seen at the allocator's entry
   // and exit. Empty from a target that does not observe execution.
   std::optional<uint64_t> sim_peak_stack_bytes;
-  std::optional<uint64_t> sim_heap_peak_bytes;
+  std::optional<uint64_t> sim_heap_peak_bytes;  // above the bytes in use at its start
   std::optional<uint64_t> sim_allocations;
   // Why the two memory measurements disagree (stack by more than 4 bytes, or any heap
   // figure); empty if they agree or one is missing. One of them is wrong: the run fails.
@@ -80,6 +83,12 @@ struct Provenance {
   std::string elf_sha256;
   uint32_t runs = 0;
   uint32_t warmup = 0;
+  // How the operations were kept from influencing each other (docs/PROTOCOL.md "Isolation"):
+  // "snapshot" (the simulator restored the post-boot machine state before each operation's
+  // runs) or "none" (one pass: each operation ran in the state the previous ones left); and
+  // the order in which their timed runs were made.
+  std::string isolation;
+  std::vector<std::string> run_order;
   // When the results were measured (ISO 8601 UTC, "2026-11-30T03:12:45Z") if this run reused
   // them from the result cache (pipeline/result_cache.h) instead of simulating again; empty
   // when they were measured in this run.

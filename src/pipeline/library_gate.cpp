@@ -16,6 +16,7 @@ void drop_timing(model::OperationResult& op) {
   op.instructions.reset();
   op.peak_stack_bytes.reset();
   op.heap_peak_bytes.reset();
+  op.heap_start_bytes.reset();
   op.allocations.reset();
   op.sim_peak_stack_bytes.reset();
   op.sim_heap_peak_bytes.reset();

@@ -210,6 +210,8 @@ util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOpt
             // describes the same image) plus what only the measurement knows.
             prov.timing_model = stored->provenance.timing_model;
             prov.reused_from = stored->provenance.reused_from;
+            prov.isolation = stored->provenance.isolation;
+            prov.run_order = stored->provenance.run_order;
             image.completed = stored->completed;
             image.total_cycles = stored->total_cycles;
             image.total_instructions = stored->total_instructions;
@@ -245,6 +247,8 @@ util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOpt
       auto ran = target.run(rr);
       if (!ran) return tl::unexpected(ran.error());
       prov.timing_model = ran->timing_model;
+      prov.isolation = ran->isolation;
+      prov.run_order = ran->run_order;
       image.completed = ran->completed;
       image.fault = ran->fault;
       image.total_cycles = ran->total_cycles;

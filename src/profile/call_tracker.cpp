@@ -138,6 +138,23 @@ void CallTracker::pop(uint32_t sp) {
   }
 }
 
+void CallTracker::on_snapshot() { snapshot_stack_ = stack_; }
+
+void CallTracker::on_restore() {
+  size_t common = 0;
+  while (common < stack_.size() && common < snapshot_stack_.size() &&
+         stack_[common].function == snapshot_stack_[common].function &&
+         stack_[common].return_address == snapshot_stack_[common].return_address)
+    ++common;
+  // Restores happen between operations (no span is open); a frame's SP only matters to a
+  // span's trace events.
+  while (stack_.size() > common) pop(initial_sp_);
+  for (size_t i = common; i < snapshot_stack_.size(); ++i) {
+    const StackFrame& f = snapshot_stack_[i];
+    push(f.function, f.return_address, f.call_address, initial_sp_);
+  }
+}
+
 void CallTracker::on_instruction(const sim::Instruction& insn, uint32_t pc, uint32_t next,
                                  uint32_t cycles, bool executed, uint32_t sp) {
   if (stack_.empty()) {

@@ -58,6 +58,10 @@ class CallTracker final : public sim::ExecutionObserver {
   void on_exception_entry(uint32_t exception_number, uint32_t handler, uint32_t return_address,
                           uint32_t cycles, uint32_t sp) override;
   void on_exception_return(uint32_t resume_pc, uint32_t cycles, uint32_t sp) override;
+  // Isolation: at a restore, the frames opened since the snapshot end (their costs stay) and
+  // the snapshot's frames above the common ones open again, as execution resumes there.
+  void on_snapshot() override;
+  void on_restore() override;
 
   // Ends every open frame and returns the profiles: "whole run" first, then one per span
   // that ran, in `spans` order. Frames carry addresses and placeholder names
@@ -136,6 +140,7 @@ class CallTracker final : public sim::ExecutionObserver {
   Tree whole_;
   std::vector<Tree> spans_;
   std::vector<StackFrame> stack_;
+  std::vector<StackFrame> snapshot_stack_;  // stack_ at on_snapshot
   int32_t active_span_ = -1;
   size_t span_base_ = 0;      // stack index of the active span's root frame
   bool tracing_ = false;      // recording the active span's events

@@ -345,4 +345,25 @@ void MemoryWatch::on_heap_return() {
 
 std::vector<OperationMemory> MemoryWatch::executions() const { return executions_; }
 
+void MemoryWatch::on_snapshot() {
+  saved_ = Saved{started_,         block_sp_,  sp_,      deferred_,   deferred_end_sp_,
+                 deferred_deltas_, blocks_,    heap_in_use_, heap_call_, in_operation_,
+                 operation_return_};
+}
+
+void MemoryWatch::on_restore() {
+  if (!saved_) return;
+  started_ = saved_->started;
+  block_sp_ = saved_->block_sp;
+  sp_ = saved_->sp;
+  deferred_ = saved_->deferred;
+  deferred_end_sp_ = saved_->deferred_end_sp;
+  deferred_deltas_ = saved_->deferred_deltas;
+  blocks_ = saved_->blocks;
+  heap_in_use_ = saved_->heap_in_use;
+  heap_call_ = saved_->heap_call;
+  in_operation_ = saved_->in_operation;
+  operation_return_ = saved_->operation_return;
+}
+
 }  // namespace fathom::profile

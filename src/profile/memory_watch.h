@@ -26,6 +26,7 @@
 #include <climits>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -100,6 +101,10 @@ class MemoryWatch final : public sim::ExecutionObserver {
 
   void on_instruction(const sim::Instruction& insn, uint32_t pc, uint32_t next, uint32_t cycles,
                       bool executed, uint32_t sp) override;
+  // Isolation: the firmware's heap and stack are put back to the snapshot's, so are the
+  // watch's live blocks and SP; what it measured (executions, whole-run peaks) stays.
+  void on_snapshot() override;
+  void on_restore() override;
 
   // Every operation execution seen so far, in start order (one still running last, with
   // `returned` false and its figures so far).
@@ -156,6 +161,21 @@ class MemoryWatch final : public sim::ExecutionObserver {
     uint32_t arg0 = 0, arg1 = 0;
     uint32_t return_address = 0;
   } heap_call_;
+
+  // What on_snapshot saved for on_restore.
+  struct Saved {
+    bool started = false;
+    uint32_t block_sp = 0, sp = 0;
+    bool deferred = false;
+    uint32_t deferred_end_sp = 0;
+    std::vector<int32_t> deferred_deltas;
+    std::unordered_map<uint32_t, uint64_t> blocks;
+    uint64_t heap_in_use = 0;
+    HeapCall heap_call;
+    bool in_operation = false;
+    uint32_t operation_return = 0;
+  };
+  std::optional<Saved> saved_;
 
   // Operations.
   std::unordered_map<uint32_t, size_t> operation_by_entry_;

@@ -13,7 +13,7 @@
 namespace fathom::protocol {
 namespace {
 
-constexpr uint32_t kProtocolVersion = 1;
+constexpr uint32_t kProtocolVersion = 2;
 
 // Field layout of each record type, for field-count errors that show what was expected.
 struct RecordShape {
@@ -22,13 +22,14 @@ struct RecordShape {
   std::string_view fields;
 };
 
-constexpr std::array<RecordShape, 10> kShapes = {{
+constexpr std::array<RecordShape, 11> kShapes = {{
     {"HELLO", 7, "<protocol> <board> <config> <library> <library_version> <runs> <warmup>"},
     {"CAL", 2, "<t0> <t1>"},
     {"KAT", 3, "<op> <vector> PASS|FAIL"},
     {"KATSUM", 3, "<op> <passed> <total>"},
     {"SAMPLE", 4, "<op> <run> <t0> <t1>"},
-    {"MEM", 4, "<op> <peak_stack_bytes> <heap_peak_bytes> <allocations>"},
+    {"MEM", 5, "<op> <peak_stack_bytes> <heap_peak_bytes> <allocations> <heap_start_bytes>"},
+    {"ISOLATION", 1, "snapshot|none"},
     {"SKIP", 2, "<op> <reason>"},
     {"INPUTS", 2, "<op> <distinct_inputs>"},
     {"BYTES", 3, "<op> <object> <bytes>"},
@@ -194,6 +195,8 @@ class Decoder {
       on_bytes(record);
     else if (record.type == "END")
       on_end(record);
+    else if (record.type == "ISOLATION")
+      on_isolation(record);
   }
 
   // Numeric field `index` (named `name` in messages); reports an error if it does not parse
@@ -410,6 +413,7 @@ class Decoder {
       return;
     }
     op->cycle_samples.push_back(raw_cycles - overhead_cycles);
+    if (op->cycle_samples.size() == 1) out_.run_order.push_back(op->operation);
     if (probes_ && !st.instructions_unavailable) add_instructions(record, *op, st, *t0, *t1);
   }
 
@@ -443,11 +447,26 @@ class Decoder {
     op.instruction_samples.clear();
   }
 
+  void on_isolation(const Record& record) {
+    if (!out_.isolation.empty()) {
+      error(record, "second ISOLATION record; ignored");
+      return;
+    }
+    const std::string& method = record.fields[0];
+    if (method != "snapshot" && method != "none") {
+      error(record, fmt::format("ISOLATION method '{}' is neither 'snapshot' nor 'none'; ignored",
+                                escape_log_text(method, 64)));
+      return;
+    }
+    out_.isolation = method;
+  }
+
   void on_mem(const Record& record) {
     auto stack = number(record, 1, "peak_stack_bytes", UINT64_MAX);
     auto heap = number(record, 2, "heap_peak_bytes", UINT64_MAX);
     auto allocations = number(record, 3, "allocations", UINT64_MAX);
-    if (!stack || !heap || !allocations) return;
+    auto heap_start = number(record, 4, "heap_start_bytes", UINT64_MAX);
+    if (!stack || !heap || !allocations || !heap_start) return;
     model::OperationResult* op = timed_operation(record);
     if (op == nullptr) return;
     OperationState& st = state_of(op);
@@ -459,6 +478,7 @@ class Decoder {
     op->peak_stack_bytes = *stack;
     op->heap_peak_bytes = *heap;
     op->allocations = *allocations;
+    op->heap_start_bytes = *heap_start;
   }
 
   // INPUTS <op> <n>: the n timed runs of `op` that follow each use a distinct input. The
@@ -518,6 +538,7 @@ class Decoder {
     op->distinct_inputs = 0;
     op->peak_stack_bytes.reset();
     op->heap_peak_bytes.reset();
+    op->heap_start_bytes.reset();
     op->allocations.reset();
     if (op->error.empty())
       op->error = fmt::format("harness skipped timing: {}", escape_log_text(reason, 64));

@@ -42,6 +42,11 @@ struct DecodedStream {
   // operation has that many samples instead of HELLO's runs); object_bytes from BYTES;
   // `error` from a failed KAT or a SKIP.
   std::vector<model::OperationResult> operations;
+  // The ISOLATION record's method: "snapshot" (every operation's runs started from the same
+  // post-boot machine state) or "none" (one pass, in run order); empty if none arrived.
+  std::string isolation;
+  // The operations in the order their timed runs were made (first SAMPLE of each).
+  std::vector<std::string> run_order;
   // END arrived intact, and its record count and failure count agree with what was received.
   bool completed = false;
   std::vector<std::string> errors;     // one line each: "line 12: record CRC mismatch (...)"

@@ -65,7 +65,7 @@ void CsvWriter::write(const model::RunResult& run, std::ostream& out) const {
                                      "instructions_median",
                                      "time_us"};
   if (with_ratio) header.push_back("ratio");
-  for (const char* name : {"peak_stack_bytes", "heap_peak_bytes", "allocations", "clock_hz",
+  for (const char* name : {"peak_stack_bytes", "heap_peak_bytes", "allocations", "heap_start_bytes", "clock_hz",
                            "libc", "image_completed", "image_error", "error"})
     header.push_back(name);
   // One column per primitive-share group of any row, sorted, at the end: a fraction in [0, 1],
@@ -109,9 +109,9 @@ void CsvWriter::write(const model::RunResult& run, std::ostream& out) const {
     if (row.kat_passed) {
       fields.insert(fields.end(),
                     {optional_text(op->peak_stack_bytes), optional_text(op->heap_peak_bytes),
-                     optional_text(op->allocations)});
+                     optional_text(op->allocations), optional_text(op->heap_start_bytes)});
     } else {
-      fields.insert(fields.end(), 3, "");
+      fields.insert(fields.end(), 4, "");
     }
     fields.push_back(image.provenance.clock_hz ? std::to_string(image.provenance.clock_hz) : "");
     fields.push_back(image.provenance.libc);

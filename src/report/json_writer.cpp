@@ -66,6 +66,8 @@ Json operation(const model::OperationResult& op) {
   memory["peak_stack_bytes"] = kat_passed ? optional_value(op.peak_stack_bytes) : Json(nullptr);
   memory["heap_peak_bytes"] = kat_passed ? optional_value(op.heap_peak_bytes) : Json(nullptr);
   memory["allocations"] = kat_passed ? optional_value(op.allocations) : Json(nullptr);
+  // heap_peak_bytes is above this: what was already in use when the memory run started.
+  memory["heap_start_bytes"] = kat_passed ? optional_value(op.heap_start_bytes) : Json(nullptr);
   // The simulator's measurement of the same run and the cross-check (docs/PROFILER.md).
   memory["sim_peak_stack_bytes"] =
       kat_passed ? optional_value(op.sim_peak_stack_bytes) : Json(nullptr);
@@ -145,6 +147,8 @@ nlohmann::ordered_json provenance_json(const model::Provenance& p) {
   out["elf_sha256"] = p.elf_sha256;
   out["runs"] = p.runs;
   out["warmup"] = p.warmup;
+  out["isolation"] = p.isolation;
+  out["run_order"] = p.run_order;
   // Set when the results come from the result cache: when they were measured.
   out["reused_from"] = text_or_null(p.reused_from);
   return out;

@@ -32,6 +32,14 @@ class ExecutionObserver {
   virtual void on_exception_return(uint32_t resume_pc, uint32_t cycles, uint32_t sp) {
     (void)resume_pc, (void)cycles, (void)sp;
   }
+
+  // Isolation (docs/SIMULATOR.md): the machine took a snapshot of itself right after the
+  // instruction reported last; later, after another reported instruction, it restored that
+  // snapshot and execution continues from the snapshot's state (registers, RAM, SP) as if
+  // nothing had run in between. An observer keeps what it measured across a restore and puts
+  // back what describes the machine's state (a shadow call stack, the live heap blocks, SP).
+  virtual void on_snapshot() {}
+  virtual void on_restore() {}
 };
 
 }  // namespace fathom::sim

@@ -135,6 +135,7 @@ Machine::Machine(const model::Board& board, uc_engine* uc,
     : board_(board), uc_(uc), timing_(std::move(timing)), scs_(0), mode_(mode) {}
 
 Machine::~Machine() {
+  drop_isolation_snapshot();
   if (reset_context_) uc_context_free(reset_context_);
   if (uc_) uc_close(uc_);
 }
@@ -157,6 +158,10 @@ util::Result<void> Machine::load(const elf::ElfImage& image) {
       return util::fail(fmt::format("cannot write segment at {:#010x}", seg.load_address));
   }
   image_ = &image;
+  persist_start_ = persist_end_ = 0;
+  if (const auto* a = image.find_symbol("__fathom_persist_start"))
+    if (const auto* b = image.find_symbol("__fathom_persist_end"))
+      if (a->address <= b->address) persist_start_ = a->address, persist_end_ = b->address;
   const model::MemoryRegion* ram = nullptr;
   for (const auto& r : board_.memory)
     if (r.kind == model::MemoryKind::kRam && !ram) ram = &r;
@@ -697,6 +702,105 @@ bool Machine::serve_semihosting(uint32_t pc) {
   return true;
 }
 
+void Machine::drop_isolation_snapshot() {
+  if (isolation_ && isolation_->context) uc_context_free(isolation_->context);
+  isolation_.reset();
+}
+
+bool Machine::serve_isolation(uint32_t pc) {
+  constexpr uint16_t kIsolationTrap = 0xBEF5;  // BKPT 0xF5 (boards/common/sim_console.c)
+  uint16_t insn = 0;
+  if (uc_mem_read(uc_, pc, &insn, 2) != UC_ERR_OK || insn != kIsolationTrap) return false;
+  // The trap is charged like any instruction, before the state is saved or replaced.
+  if (mode_ == HookMode::kPerInstruction && current_) {
+    charge(*current_, current_pc_, pc + 2, true);
+    ++outcome_.instructions;
+    current_ = nullptr;
+  } else if (mode_ == HookMode::kBlock && pending_) {
+    charge_up_to(pc, true);
+    pending_ = nullptr;
+  }
+  uint32_t command = 0, slot = 0;
+  uc_reg_read(uc_, UC_ARM_REG_R0, &command);
+  uc_reg_read(uc_, UC_ARM_REG_R1, &slot);
+  if (active_exception_) {
+    stop_with_fault("isolation-in-handler", pc,
+                    "isolation trap (BKPT 0xF5) inside an exception handler: the snapshot "
+                    "covers thread mode only");
+    return true;
+  }
+  const uint32_t next = (pc + 2) | 1u;
+  if (command == 0) {
+    if (isolation_) {
+      stop_with_fault("isolation-twice", pc,
+                      "a second isolation point (BKPT 0xF5, r0 = 0): an image has one");
+      return true;
+    }
+    const uint32_t zero = 0;
+    uc_reg_write(uc_, UC_ARM_REG_R0, &zero);
+    uc_reg_write(uc_, UC_ARM_REG_PC, &next);
+    IsolationSnapshot snap;
+    if (uc_context_alloc(uc_, &snap.context) != UC_ERR_OK ||
+        uc_context_save(uc_, snap.context) != UC_ERR_OK) {
+      if (snap.context) uc_context_free(snap.context);
+      stop_with_fault("isolation-failed", pc, "cannot save the CPU state (Unicorn context)");
+      return true;
+    }
+    for (const auto& r : board_.memory) {
+      if (r.kind != model::MemoryKind::kRam) continue;
+      std::vector<uint8_t> bytes(r.length_bytes);
+      if (uc_mem_read(uc_, r.origin, bytes.data(), bytes.size()) != UC_ERR_OK) {
+        uc_context_free(snap.context);
+        stop_with_fault("isolation-failed", pc,
+                        fmt::format("cannot read RAM region '{}' for the snapshot", r.name));
+        return true;
+      }
+      snap.ram.emplace_back(r.origin, std::move(bytes));
+    }
+    snap.scs = scs_;
+    snap.timing = timing_->clone();
+    snap.resume_pc = next;
+    isolation_ = std::move(snap);
+    outcome_.isolation_snapshot = true;
+    if (observer_) observer_->on_snapshot();
+    return true;
+  }
+  if (command != 1 || !isolation_) {
+    stop_with_fault("isolation-misuse", pc,
+                    command != 1 ? fmt::format("isolation trap (BKPT 0xF5) with unknown command "
+                                               "{} in r0 (0 = snapshot, 1 = restore)",
+                                               command)
+                                 : std::string("isolation restore (BKPT 0xF5, r0 = 1) without a "
+                                               "snapshot taken first"));
+    return true;
+  }
+  // Back to the snapshot: CPU, RAM (but the persistent range), system control, timing model.
+  // CYCCNT keeps counting, so the firmware's readings stay monotonic across operations.
+  uc_context_restore(uc_, isolation_->context);
+  uc_reg_write(uc_, UC_ARM_REG_R0, &slot);
+  uc_reg_write(uc_, UC_ARM_REG_PC, &isolation_->resume_pc);
+  for (const auto& [origin, bytes] : isolation_->ram) {
+    const uint64_t end = uint64_t{origin} + bytes.size();
+    const bool persist_inside = persist_end_ > persist_start_ && persist_start_ >= origin &&
+                                persist_end_ <= end;
+    const uint32_t cut_from = persist_inside ? persist_start_ - origin : static_cast<uint32_t>(bytes.size());
+    const uint32_t cut_to = persist_inside ? persist_end_ - origin : static_cast<uint32_t>(bytes.size());
+    uc_mem_write(uc_, origin, bytes.data(), cut_from);
+    if (cut_to < bytes.size())
+      uc_mem_write(uc_, origin + cut_to, bytes.data() + cut_to, bytes.size() - cut_to);
+  }
+  const uint32_t cyccnt = scs_.cycle_counter_at(outcome_.cycles);
+  scs_ = *isolation_->scs;
+  scs_.continue_cycle_counter(cyccnt, outcome_.cycles);
+  timing_ = isolation_->timing->clone();
+  it_block_.clear();
+  pending_operands_.clear();
+  uc_reg_read(uc_, UC_ARM_REG_SP, &block_sp_);
+  ++outcome_.isolation_restores;
+  if (observer_) observer_->on_restore();
+  return true;
+}
+
 void Machine::enter_svc() {
   // The SVC is charged first: in the ordered stream the entry comes after it. Unicorn leaves
   // PC at the return address, after the 2-byte SVC.
@@ -824,6 +928,7 @@ void Machine::on_interrupt(uc_engine*, uint32_t intno, void* self_ptr) {
   // Unicorn 2.0.1 raises every Thumb BKPT, 0xAB included, as EXCP_BKPT (7) with PC at the
   // BKPT; it never raises EXCP_SEMIHOST (16) for M-profile.
   if (intno == 7 && self->serve_semihosting(self->read_pc())) return;
+  if (intno == 7 && self->serve_isolation(self->read_pc())) return;
   if (intno == kExcpSvc) return self->enter_svc();
   if (intno == kExcpExceptionExit) return self->return_from_exception();
   self->stop_with_fault(exception_name(intno), self->executing_pc(),
@@ -897,6 +1002,7 @@ RunOutcome Machine::run(uint64_t cycle_budget) {
   pending_charged_ = 0;
   pending_operands_.clear();
   it_block_.clear();
+  drop_isolation_snapshot();
   // Back to the reset state: an earlier run leaves registers, DWT/DEMCR settings and the timing
   // model's pipeline state behind, and they would change this run's counts.
   uc_context_restore(uc_, reset_context_);

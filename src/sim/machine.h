@@ -55,6 +55,10 @@ struct RunOutcome {
   // kBlock: block executions charged from the block's memoized cost (the rest were charged
   // instruction by instruction). A diagnostic; the counts are the same either way.
   uint64_t memoized_blocks = 0;
+  // Isolation (docs/SIMULATOR.md): whether the firmware took a snapshot, and how many times it
+  // had the machine restore it.
+  bool isolation_snapshot = false;
+  uint64_t isolation_restores = 0;
   double host_seconds = 0;
 };
 
@@ -207,6 +211,10 @@ class Machine {
   // Exception return (Unicorn raised EXCP_EXCEPTION_EXIT: a handler branched to an EXC_RETURN
   // value): charges the returning instruction, unstacks the frame and resumes thread mode.
   void return_from_exception();
+  // Serves a BKPT 0xF5 isolation trap at `pc` (docs/SIMULATOR.md "Isolation"): r0 = 0 takes
+  // the snapshot, r0 = 1 restores it with r1 as the snapshot trap's result. False if the BKPT
+  // is not that trap.
+  bool serve_isolation(uint32_t pc);
   // Serves a BKPT 0xAB semihosting call at `pc`; false if the BKPT is not a semihosting trap.
   bool serve_semihosting(uint32_t pc);
   // True if [`address`, `address` + `length`) lies in one board memory region (RAM only when
@@ -260,6 +268,19 @@ class Machine {
   ExecutionObserver* observer_ = nullptr;
   uint32_t block_sp_ = 0;  // SP after the last fully charged block, for the observer  // kBlock: the IT block being charged, across block boundaries        // kBlock: first instruction of the block that may access next
   std::optional<uint32_t> stop_pc_;  // instruction that ended the run (EXIT write, fault)
+  // The isolation snapshot: the whole machine right after the snapshot trap (the CPU with PC
+  // past it and r0 = 0, RAM, the system control space, the timing model). RAM in
+  // [persist_start, persist_end) (the image's __fathom_persist_start/_end) is not restored.
+  struct IsolationSnapshot {
+    uc_context* context = nullptr;
+    std::vector<std::pair<uint32_t, std::vector<uint8_t>>> ram;  // region origin -> bytes
+    std::optional<SystemControl> scs;
+    std::unique_ptr<timing::CoreTimingModel> timing;
+    uint32_t resume_pc = 0;
+  };
+  std::optional<IsolationSnapshot> isolation_;
+  void drop_isolation_snapshot();
+  uint32_t persist_start_ = 0, persist_end_ = 0;
   // The exception being handled (handler mode), if any: its number and where its frame is.
   struct ActiveException {
     uint32_t number = 0;

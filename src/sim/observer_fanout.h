@@ -32,6 +32,12 @@ class ObserverFanout final : public ExecutionObserver {
   void on_exception_return(uint32_t resume_pc, uint32_t cycles, uint32_t sp) override {
     for (ExecutionObserver* o : observers_) o->on_exception_return(resume_pc, cycles, sp);
   }
+  void on_snapshot() override {
+    for (ExecutionObserver* o : observers_) o->on_snapshot();
+  }
+  void on_restore() override {
+    for (ExecutionObserver* o : observers_) o->on_restore();
+  }
 
  private:
   std::vector<ExecutionObserver*> observers_;

@@ -27,6 +27,14 @@ class SystemControl {
 
   bool cycle_counter_running() const;
 
+  // CYCCNT at model cycle `now_cycles`, and setting it without changing whether it runs (an
+  // isolation restore keeps the counter going: sim::Machine, docs/SIMULATOR.md).
+  uint32_t cycle_counter_at(uint64_t now_cycles) const { return cyccnt_at(now_cycles); }
+  void continue_cycle_counter(uint32_t value, uint64_t now_cycles) {
+    cyccnt_value_ = value;
+    cyccnt_since_ = now_cycles;
+  }
+
   // SCB->VTOR: where the core reads exception vectors (entry N at VTOR + 4 * N).
   uint32_t vector_table_address() const { return vtor_; }
 

@@ -43,7 +43,7 @@ void add_simulator_memory(const elf::ElfImage& image, const profile::MemoryWatch
   }
   if (chosen == nullptr) return;
   op.sim_peak_stack_bytes = chosen->peak_stack_bytes();
-  op.sim_heap_peak_bytes = chosen->heap_peak_bytes;
+  op.sim_heap_peak_bytes = chosen->heap_peak_bytes - chosen->heap_start_bytes;
   op.sim_allocations = chosen->allocations;
   if (!op.peak_stack_bytes || !op.heap_peak_bytes || !op.allocations) return;
   std::vector<std::string> problems;
@@ -57,6 +57,10 @@ void add_simulator_memory(const elf::ElfImage& image, const profile::MemoryWatch
     problems.push_back(fmt::format("heap peak {} bytes from the harness, {} seen at the "
                                    "allocator by the simulator",
                                    *op.heap_peak_bytes, *op.sim_heap_peak_bytes));
+  if (op.heap_start_bytes && *op.heap_start_bytes != chosen->heap_start_bytes)
+    problems.push_back(fmt::format("heap in use at the start {} bytes from the harness, {} seen "
+                                   "at the allocator by the simulator",
+                                   *op.heap_start_bytes, chosen->heap_start_bytes));
   if (*op.allocations != *op.sim_allocations)
     problems.push_back(fmt::format("{} allocations from the harness, {} seen by the simulator",
                                    *op.allocations, *op.sim_allocations));
@@ -150,6 +154,12 @@ util::Result<TargetRun> SimTarget::run(const RunRequest& req) {
   run.total_cycles = outcome.cycles;
   run.total_instructions = outcome.instructions;
   run.timing_model = (*machine)->timing_model_name();
+  run.isolation = std::move(decoded.isolation);
+  run.run_order = std::move(decoded.run_order);
+  // The firmware says how it isolated operations; the simulator knows what it did.
+  if (run.isolation == "snapshot" && !outcome.isolation_snapshot)
+    run.errors.push_back("the firmware reported snapshot isolation, but the simulator took no "
+                         "snapshot");
   run.host_seconds = outcome.host_seconds;
   if (watch) {
     const auto executions = watch->executions();

@@ -32,6 +32,8 @@ struct TargetRun {
   uint64_t total_cycles = 0;
   uint64_t total_instructions = 0;
   std::string timing_model;               // empty for targets that measure real hardware
+  std::string isolation;                  // the ISOLATION record's method ("snapshot", "none")
+  std::vector<std::string> run_order;     // operations in the order they were timed
   double host_seconds = 0;
 };
 

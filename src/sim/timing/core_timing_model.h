@@ -85,6 +85,10 @@ class CoreTimingModel {
   // the Cortex-M3/M4 TRM figure).
   virtual uint32_t exception_return_cycles() const { return 10; }
 
+  // A copy of this model with all of its state (instruction cache included): the machine keeps
+  // one in an isolation snapshot (sim::Machine, docs/SIMULATOR.md "Isolation").
+  virtual std::unique_ptr<CoreTimingModel> clone() const = 0;
+
   // Whether `insn`'s cost reads the values last given to set_operand_values (then it is not a
   // function of the state: the machine never memoizes it). Divides on every model.
   virtual bool cost_reads_operands(const Instruction& insn) const {

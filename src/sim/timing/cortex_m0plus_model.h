@@ -3,6 +3,8 @@
 // 3.3) for its two-stage pipeline, plus the board's flash wait states. No load pipelining,
 // no alignment effects, no IT, no divide. The multiplier is a board option (TRM: "MULS 1 or
 // 32 cycles, depending on the multiplier implementation").
+#include <memory>
+
 #include "sim/timing/core_timing_model.h"
 #include "sim/timing/fetch_model.h"
 
@@ -10,6 +12,9 @@ namespace fathom::sim::timing {
 
 class CortexM0PlusModel final : public CoreTimingModel {
  public:
+  std::unique_ptr<CoreTimingModel> clone() const override {
+    return std::make_unique<CortexM0PlusModel>(*this);
+  }
   explicit CortexM0PlusModel(const model::Board& board)
       : fetch_(board), small_multiplier_(board.multiplier == model::Multiplier::kSmall) {}
 

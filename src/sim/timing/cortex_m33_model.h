@@ -5,6 +5,8 @@
 // single-cycle loads with a 2-cycle load-to-use latency, LDRD/STRD 2, LDM/STM N, 2-cycle
 // result latency of multiplies and operand-2 shifts, MULS 2, VFMA blocking the FPU for two
 // cycles, and a conservative subset of the dual issue of 16-bit pairs. docs/TIMING.md.
+#include <memory>
+
 #include "sim/timing/core_timing_model.h"
 #include "sim/timing/fetch_model.h"
 
@@ -12,6 +14,9 @@ namespace fathom::sim::timing {
 
 class CortexM33Model final : public CoreTimingModel {
  public:
+  std::unique_ptr<CoreTimingModel> clone() const override {
+    return std::make_unique<CortexM33Model>(*this);
+  }
   explicit CortexM33Model(const model::Board& board) : fetch_(board) {}
 
   std::string name() const override;

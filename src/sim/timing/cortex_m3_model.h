@@ -8,6 +8,9 @@ namespace fathom::sim::timing {
 
 class CortexM3Model final : public CortexM4Model {
  public:
+  std::unique_ptr<CoreTimingModel> clone() const override {
+    return std::make_unique<CortexM3Model>(*this);
+  }
   explicit CortexM3Model(const model::Board& board) : CortexM4Model(board) {}
   // TRM 3.3.1: UMULL/SMULL/UMLAL/SMLAL terminate early depending on the operands.
   bool uses_operand_values(const Instruction& insn) const override {

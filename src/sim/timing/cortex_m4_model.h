@@ -3,6 +3,8 @@
 // section 3.3.1) and the FPU table (section 7.2.3) with the load/store pipelining rules of TRM
 // section 3.3.2 and the DWT measurements collected in shared/reference/cortex-m-timing.md.
 // docs/TIMING.md lists every rule and what the model ignores.
+#include <memory>
+
 #include "sim/timing/core_timing_model.h"
 #include "sim/timing/fetch_model.h"
 
@@ -10,6 +12,9 @@ namespace fathom::sim::timing {
 
 class CortexM4Model : public CoreTimingModel {
  public:
+  std::unique_ptr<CoreTimingModel> clone() const override {
+    return std::make_unique<CortexM4Model>(*this);
+  }
   explicit CortexM4Model(const model::Board& board) : fetch_(board) {}
 
   std::string name() const override;

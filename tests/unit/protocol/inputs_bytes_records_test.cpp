@@ -18,7 +18,7 @@ using testing::StreamBuilder;
 // object sizes its KAT reports.
 StreamBuilder preamble() {
   StreamBuilder b;
-  b.add("HELLO", {"1", "sim-m33", "clean", "pqclean", "0.8.1", "2", "0"})
+  b.add("HELLO", {"2", "sim-m33", "clean", "pqclean", "0.8.1", "2", "0"})
       .add("CAL", {"100", "110"})
       .add("BYTES", {"sign", "public_key", "1312"})
       .add("BYTES", {"sign", "signature", "2420"})
@@ -31,7 +31,7 @@ StreamBuilder preamble() {
 void add_samples(StreamBuilder& b, uint32_t n) {
   for (uint32_t r = 0; r < n; ++r)
     b.add("SAMPLE", {"sign", std::to_string(r), "0", std::to_string(1010 + r)});
-  b.add("MEM", {"sign", "40000", "0", "0"});
+  b.add("MEM", {"sign", "40000", "0", "0", "0"});
 }
 
 bool has_error(const DecodedStream& s, const std::string& fragment) {

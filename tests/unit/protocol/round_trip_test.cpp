@@ -109,7 +109,7 @@ TEST_F(ProtocolRoundTrip, EndWithoutBeginWritesNothing) {
 
 TEST_F(ProtocolRoundTrip, HarnessShapedStreamDecodesCompletely) {
   fathom_rec_begin("HELLO");
-  fathom_rec_u32(1);
+  fathom_rec_u32(FATHOM_PROTOCOL_VERSION);
   fathom_rec_str("sim-m33");
   fathom_rec_str("baseline");
   fathom_rec_str("mbedtls");
@@ -145,6 +145,10 @@ TEST_F(ProtocolRoundTrip, HarnessShapedStreamDecodesCompletely) {
   fathom_rec_u32(312);
   fathom_rec_u32(0);
   fathom_rec_u32(0);
+  fathom_rec_u32(0);
+  fathom_rec_end();
+  fathom_rec_begin("ISOLATION");
+  fathom_rec_str("snapshot");
   fathom_rec_end();
   const uint32_t records = fathom_rec_count();
   fathom_rec_begin("END");

@@ -15,7 +15,7 @@ using testing::StreamBuilder;
 // HELLO (runs = 3), CAL with 10 cycles of probe overhead, two KAT vectors of "sha256".
 StreamBuilder preamble(const std::string& board = "sim-m33") {
   StreamBuilder b;
-  b.add("HELLO", {"1", board, "baseline", "mbedtls", "3.6.6", "3", "1"})
+  b.add("HELLO", {"2", board, "baseline", "mbedtls", "3.6.6", "3", "1"})
       .add("CAL", {"100", "110"})
       .add("KAT", {"sha256", "abc", "PASS"})
       .add("KAT", {"sha256", "empty", "PASS"})
@@ -29,7 +29,7 @@ StreamBuilder valid_stream(const std::string& board = "sim-m33") {
   b.add("SAMPLE", {"sha256", "0", "5000", "6010"})
       .add("SAMPLE", {"sha256", "1", "7000", "8210"})
       .add("SAMPLE", {"sha256", "2", "9000", "10110"})
-      .add("MEM", {"sha256", "412", "64", "2"})
+      .add("MEM", {"sha256", "412", "64", "2", "96"})
       .end();
   return b;
 }
@@ -51,7 +51,7 @@ TEST(ProtocolStreamDecoder, DecodesValidStream) {
   const DecodedStream s = decode_stream(b.str());
   EXPECT_TRUE(s.errors.empty()) << all_errors(s);
   EXPECT_TRUE(s.completed);
-  EXPECT_EQ(s.hello.protocol, 1u);
+  EXPECT_EQ(s.hello.protocol, 2u);
   EXPECT_EQ(s.hello.board, "sim-m33");
   EXPECT_EQ(s.hello.config, "baseline");
   EXPECT_EQ(s.hello.library, "mbedtls");
@@ -77,13 +77,14 @@ TEST(ProtocolStreamDecoder, DecodesValidStream) {
   EXPECT_EQ(op.peak_stack_bytes, 412u);
   EXPECT_EQ(op.heap_peak_bytes, 64u);
   EXPECT_EQ(op.allocations, 2u);
+  EXPECT_EQ(op.heap_start_bytes, 96u);
   EXPECT_TRUE(op.error.empty());
   EXPECT_TRUE(op.has_timing());
 }
 
 TEST(ProtocolStreamDecoder, OperationsKeepFirstSeenOrder) {
   StreamBuilder b;
-  b.add("HELLO", {"1", "b", "c", "l", "v", "1", "0"})
+  b.add("HELLO", {"2", "b", "c", "l", "v", "1", "0"})
       .add("CAL", {"0", "0"})
       .add("KAT", {"zeta", "v", "PASS"})
       .add("KATSUM", {"zeta", "1", "1"})
@@ -102,7 +103,7 @@ TEST(ProtocolStreamDecoder, OperationsKeepFirstSeenOrder) {
 
 TEST(ProtocolStreamDecoder, CyclesWrapAroundAt32Bits) {
   StreamBuilder b;
-  b.add("HELLO", {"1", "b", "c", "l", "v", "2", "0"})
+  b.add("HELLO", {"2", "b", "c", "l", "v", "2", "0"})
       .add("CAL", {"4294967294", "3"})  // overhead (3 - 4294967294) mod 2^32 = 5
       .add("KAT", {"op", "v", "PASS"})
       .add("KATSUM", {"op", "1", "1"})
@@ -319,13 +320,13 @@ TEST(ProtocolStreamDecoder, CrlfLineEndings) {
 
 TEST(ProtocolStreamDecoder, SampleForFailedKatIsRejected) {
   StreamBuilder b;
-  b.add("HELLO", {"1", "b", "c", "l", "v", "1", "0"})
+  b.add("HELLO", {"2", "b", "c", "l", "v", "1", "0"})
       .add("CAL", {"0", "0"})
       .add("KAT", {"aes", "v1", "PASS"})
       .add("KAT", {"aes", "v2", "FAIL"})
       .add("KATSUM", {"aes", "1", "2"})
       .add("SAMPLE", {"aes", "0", "0", "100"})  // the firmware must not send this
-      .add("MEM", {"aes", "1", "2", "3"})
+      .add("MEM", {"aes", "1", "2", "3", "0"})
       .add("SKIP", {"aes", "kat-failed"})
       .end(1);
   const DecodedStream s = decode_stream(b.str());
@@ -345,7 +346,7 @@ TEST(ProtocolStreamDecoder, SampleForFailedKatIsRejected) {
 
 TEST(ProtocolStreamDecoder, SampleWithoutKatsumIsRejected) {
   StreamBuilder b;
-  b.add("HELLO", {"1", "b", "c", "l", "v", "1", "0"})
+  b.add("HELLO", {"2", "b", "c", "l", "v", "1", "0"})
       .add("CAL", {"0", "0"})
       .add("SAMPLE", {"aes", "0", "0", "100"})
       .end();
@@ -379,7 +380,7 @@ TEST(ProtocolStreamDecoder, SkipRunFailedDiscardsEarlierSamples) {
 
 TEST(ProtocolStreamDecoder, SkipSetupFailedCreatesFailedOperation) {
   StreamBuilder b;
-  b.add("HELLO", {"1", "b", "c", "l", "v", "1", "0"})
+  b.add("HELLO", {"2", "b", "c", "l", "v", "1", "0"})
       .add("CAL", {"0", "0"})
       .add("SKIP", {"rsa_2048_sign", "setup-failed"})
       .end(1);
@@ -424,7 +425,7 @@ TEST(ProtocolStreamDecoder, DuplicateSampleRunIsRejected) {
 
 TEST(ProtocolStreamDecoder, SampleBeforeCalIsRejected) {
   StreamBuilder b;
-  b.add("HELLO", {"1", "b", "c", "l", "v", "1", "0"})
+  b.add("HELLO", {"2", "b", "c", "l", "v", "1", "0"})
       .add("KAT", {"op", "v", "PASS"})
       .add("KATSUM", {"op", "1", "1"})
       .add("SAMPLE", {"op", "0", "0", "5"});
@@ -444,11 +445,58 @@ TEST(ProtocolStreamDecoder, StreamMustStartWithHello) {
   EXPECT_FALSE(s.completed);
 }
 
+// Isolation (docs/PROTOCOL.md): the method is kept for the provenance; the run order is the
+// order of the operations' first samples.
+TEST(ProtocolStreamDecoder, IsolationMethodAndRunOrderAreKept) {
+  StreamBuilder b;
+  b.add("HELLO", {"2", "b", "c", "l", "v", "1", "0"})
+      .add("CAL", {"100", "110"})
+      .add("ISOLATION", {"snapshot"})
+      .add("KAT", {"a", "v", "PASS"})
+      .add("KATSUM", {"a", "1", "1"})
+      .add("KAT", {"b", "v", "PASS"})
+      .add("KATSUM", {"b", "1", "1"})
+      .add("SAMPLE", {"b", "0", "1000", "2010"})
+      .add("MEM", {"b", "8", "16", "1", "32"})
+      .add("SAMPLE", {"a", "0", "3000", "4010"})
+      .add("MEM", {"a", "8", "0", "0", "32"})
+      .end();
+  const DecodedStream s = decode_stream(b.str());
+  EXPECT_TRUE(s.errors.empty()) << all_errors(s);
+  EXPECT_TRUE(s.completed);
+  EXPECT_EQ(s.isolation, "snapshot");
+  EXPECT_EQ(s.run_order, (std::vector<std::string>{"b", "a"}));
+}
+
+TEST(ProtocolStreamDecoder, BadOrRepeatedIsolationRecordIsAnError) {
+  StreamBuilder b;
+  b.add("HELLO", {"2", "b", "c", "l", "v", "1", "0"})
+      .add("ISOLATION", {"fork"})
+      .add("ISOLATION", {"none"})
+      .add("ISOLATION", {"snapshot"})
+      .end();
+  const DecodedStream s = decode_stream(b.str());
+  EXPECT_TRUE(has_error(s, "line 2: ISOLATION method 'fork' is neither")) << all_errors(s);
+  EXPECT_TRUE(has_error(s, "line 4: second ISOLATION record; ignored")) << all_errors(s);
+  EXPECT_EQ(s.isolation, "none");
+}
+
+TEST(ProtocolStreamDecoder, MemWithoutHeapStartIsRejected) {
+  StreamBuilder b = preamble();
+  b.add("SAMPLE", {"sha256", "0", "5000", "6010"})
+      .add("MEM", {"sha256", "412", "64", "2"})
+      .end();
+  const DecodedStream s = decode_stream(b.str());
+  EXPECT_TRUE(has_error(s, "MEM record has 4 fields, expected 5")) << all_errors(s);
+  ASSERT_EQ(s.operations.size(), 1u);
+  EXPECT_FALSE(s.operations[0].heap_peak_bytes);
+}
+
 TEST(ProtocolStreamDecoder, UnsupportedProtocolVersionStopsDecoding) {
   StreamBuilder b = valid_stream();
-  b.lines[0] = testing::record_line(0, "HELLO", {"2", "b", "c", "l", "v", "3", "1"});
+  b.lines[0] = testing::record_line(0, "HELLO", {"1", "b", "c", "l", "v", "3", "1"});
   const DecodedStream s = decode_stream(b.str());
-  EXPECT_TRUE(has_error(s, "line 1: unsupported protocol version 2 (this fathom reads version 1)"))
+  EXPECT_TRUE(has_error(s, "line 1: unsupported protocol version 1 (this fathom reads version 2)"))
       << all_errors(s);
   EXPECT_TRUE(s.operations.empty());
   EXPECT_FALSE(s.cal);
@@ -494,7 +542,7 @@ TEST(ProtocolStreamDecoder, ProbeNotFoundLeavesNoInstructionCounts) {
 TEST(ProtocolStreamDecoder, ProbesWithRepeatedValuesAreMatchedInOrder) {
   // CYCCNT was reset between runs, so each run reads the same values 0 and 50.
   StreamBuilder b;
-  b.add("HELLO", {"1", "b", "c", "l", "v", "2", "0"})
+  b.add("HELLO", {"2", "b", "c", "l", "v", "2", "0"})
       .add("CAL", {"0", "2"})
       .add("KAT", {"op", "v", "PASS"})
       .add("KATSUM", {"op", "1", "1"})
