@@ -181,6 +181,7 @@ void MemoryWatch::set_sp(uint32_t value) {
   lowest_sp_ = std::min(lowest_sp_, value);
   if (in_operation_) {
     OperationMemory& e = executions_.back();
+    if (value < e.lowest_sp) e.deepest_pc = pc_;
     e.lowest_sp = std::min(e.lowest_sp, value);
   }
 }
@@ -201,6 +202,7 @@ void MemoryWatch::resolve_deferred(uint32_t sp_after_last) {
 
 void MemoryWatch::on_instruction(const sim::Instruction& insn, uint32_t pc, uint32_t next,
                                  uint32_t, bool executed, uint32_t sp) {
+  pc_ = pc;
   if (!started_) {
     started_ = true;
     block_sp_ = sp;
@@ -274,8 +276,14 @@ void MemoryWatch::on_instruction(const sim::Instruction& insn, uint32_t pc, uint
       operation_return_ = read_register_(kLr) & ~1u;
     }
   } else if (target == operation_return_) {
-    executions_.back().returned = true;
+    OperationMemory& e = executions_.back();
+    e.returned = true;
     in_operation_ = false;
+    if (read_word_) {
+      uint32_t at = e.lowest_sp & ~3u;
+      while (at < e.entry_sp && read_word_(at) == options_.stack_paint_word) at += 4;
+      e.unwritten_bytes = at > e.lowest_sp ? at - e.lowest_sp : 0;
+    }
   }
 }
 

@@ -67,6 +67,9 @@ struct MemoryWatchOptions {
   uint32_t calloc_entry = 0;
   uint32_t realloc_entry = 0;
   uint32_t free_entry = 0;
+  // The word the harness paints the stack with before its memory run (STACK_PAINT in
+  // firmware/harness/fathom_harness.c).
+  uint32_t stack_paint_word = 0xC5C5C5C5u;
   // True when the registers read during on_instruction are the state right after the
   // reported instruction (sim::HookMode::kPerInstruction); false for kBlock, where they are
   // the state after the last instruction of its translation block.
@@ -84,7 +87,14 @@ struct OperationMemory {
   bool returned = false;      // false: the run ended inside it
   uint32_t entry_sp = 0;      // SP at the run function's first instruction
   uint32_t lowest_sp = 0;     // deepest SP at any point of the execution, callees included
+  uint32_t deepest_pc = 0;    // the instruction that first took SP there (in block mode the
+                              // block's first one when SP changed between blocks)
   uint64_t peak_stack_bytes() const { return entry_sp - lowest_sp; }
+  // Bytes from the deepest SP upward that still held the harness's stack paint when the
+  // execution returned (MemoryWatchOptions::stack_paint_word; 0 without a memory reader):
+  // stack a frame reserved but never wrote, which painting cannot see (newlib's _malloc_r
+  // reserves 12 bytes with `sub sp, #12` that its fast path never touches).
+  uint64_t unwritten_bytes = 0;
   uint64_t heap_start_bytes = 0;  // bytes in use when it started
   // Highest bytes in use at any point of the execution, counting what was in use at its
   // start (the harness's heap_peak_bytes has the same definition); >= heap_start_bytes.
@@ -105,6 +115,10 @@ class MemoryWatch final : public sim::ExecutionObserver {
   // watch's live blocks and SP; what it measured (executions, whole-run peaks) stays.
   void on_snapshot() override;
   void on_restore() override;
+  // Reads a word of the simulated memory (nullopt if unmapped); with it the watch measures
+  // OperationMemory::unwritten_bytes.
+  using MemoryReader = std::function<std::optional<uint32_t>(uint32_t address)>;
+  void set_memory_reader(MemoryReader reader) { read_word_ = std::move(reader); }
 
   // Every operation execution seen so far, in start order (one still running last, with
   // `returned` false and its figures so far).
@@ -131,6 +145,7 @@ class MemoryWatch final : public sim::ExecutionObserver {
   const elf::ElfImage& image_;
   MemoryWatchOptions options_;
   RegisterReader read_register_;
+  MemoryReader read_word_;
 
   // SP effects per code halfword, decoded on first execution.
   uint32_t code_origin_ = 0;
@@ -141,6 +156,7 @@ class MemoryWatch final : public sim::ExecutionObserver {
   bool started_ = false;
   uint32_t block_sp_ = 0;  // the `sp` reported with the previous instruction
   uint32_t sp_ = 0;        // exact SP after the previous instruction
+  uint32_t pc_ = 0;        // the instruction being reported
   uint32_t lowest_sp_ = UINT32_MAX;
   // Block mode, after an untracked SP write inside a block: SP after the block's last
   // instruction (`deferred_end_sp_`, read from the CPU) and the static deltas of the

@@ -702,6 +702,12 @@ bool Machine::serve_semihosting(uint32_t pc) {
   return true;
 }
 
+std::optional<uint32_t> Machine::read_memory_word(uint32_t address) const {
+  uint32_t word = 0;
+  if (uc_mem_read(uc_, address, &word, sizeof word) != UC_ERR_OK) return std::nullopt;
+  return word;
+}
+
 void Machine::drop_isolation_snapshot() {
   if (isolation_ && isolation_->context) uc_context_free(isolation_->context);
   isolation_.reset();

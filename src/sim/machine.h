@@ -114,6 +114,8 @@ class Machine {
   // kPerInstruction: in kBlock Unicorn does not write it when one block chains straight into
   // the next, so it may still hold an earlier block's address.
   uint32_t read_core_register(unsigned index) const;
+  // The 32-bit word of simulated memory at `address` now; nullopt if it is not mapped.
+  std::optional<uint32_t> read_memory_word(uint32_t address) const;
 
  private:
   Machine(const model::Board& board, uc_engine* uc,

@@ -15,10 +15,12 @@
 namespace fathom::target {
 namespace {
 
-// Largest difference between the stack peak from the deepest SP and the painted one that is
-// not a disagreement: the harness finds the lowest overwritten word, so a frame whose deepest
-// word is pushed but a byte or half-word store would differ by less than a word.
-constexpr uint64_t kStackToleranceBytes = 4;
+// The harness paints the stack and finds the lowest word the operation overwrote; the simulator
+// follows SP. They differ by exactly the stack a frame reserved but never wrote (painting cannot
+// see it: newlib's _malloc_r reserves 12 bytes with `sub sp, #12` that its fast path never
+// touches), which the simulator measures as the paint words left just above the deepest SP
+// (OperationMemory::unwritten_bytes). So painted + unwritten must equal the deepest-SP figure
+// exactly; anything else is a disagreement.
 // memory_run leaves this much under its SP unpainted (its own loop runs there), so the painted
 // figure is never below it: an operation using less reads as exactly this.
 constexpr uint64_t kHarnessUnpaintedBytes = 64;
@@ -48,11 +50,16 @@ void add_simulator_memory(const elf::ElfImage& image, const profile::MemoryWatch
   if (!op.peak_stack_bytes || !op.heap_peak_bytes || !op.allocations) return;
   std::vector<std::string> problems;
   const uint64_t painted = *op.peak_stack_bytes;
-  const uint64_t deepest = std::max(*op.sim_peak_stack_bytes, kHarnessUnpaintedBytes);
-  if ((painted > deepest ? painted - deepest : deepest - painted) > kStackToleranceBytes)
+  const uint64_t written = *op.sim_peak_stack_bytes > chosen->unwritten_bytes
+                               ? *op.sim_peak_stack_bytes - chosen->unwritten_bytes
+                               : 0;
+  if (painted != std::max(written, kHarnessUnpaintedBytes))
     problems.push_back(fmt::format("peak stack {} bytes painted by the harness, {} from the "
-                                   "deepest SP the simulator saw",
-                                   painted, *op.sim_peak_stack_bytes));
+                                   "deepest SP the simulator saw (reached at {:#x} {}), of which "
+                                   "{} were never written",
+                                   painted, *op.sim_peak_stack_bytes, chosen->deepest_pc,
+                                   image.describe_address(chosen->deepest_pc),
+                                   chosen->unwritten_bytes));
   if (*op.heap_peak_bytes != *op.sim_heap_peak_bytes)
     problems.push_back(fmt::format("heap peak {} bytes from the harness, {} seen at the "
                                    "allocator by the simulator",
@@ -113,6 +120,7 @@ util::Result<TargetRun> SimTarget::run(const RunRequest& req) {
     sim::Machine* m = machine->get();
     watch = std::make_unique<profile::MemoryWatch>(
         *image, *watch_options, [m](unsigned r) { return m->read_core_register(r); });
+    watch->set_memory_reader([m](uint32_t address) { return m->read_memory_word(address); });
     observers.add(watch.get());
   }
   (*machine)->set_observer(observers.get());

@@ -240,6 +240,34 @@ TEST_F(MemoryWatchTest, BothHookModesAgree) {
   }
 }
 
+// The stack a frame reserves but never writes: painting cannot see it, the deepest SP does, and
+// the watch measures it as the paint words left just above the deepest SP (the rule the
+// harness/simulator stack cross-check is exact by, target/sim_target.cpp).
+TEST_F(MemoryWatchTest, MeasuresReservedStackThatIsNeverWritten) {
+  for (auto mode : {sim::HookMode::kBlock, sim::HookMode::kPerInstruction}) {
+    auto m = machine(mode);
+    const elf::Symbol* s = image_->find_symbol("fixture_mode");
+    ASSERT_TRUE(m->write_memory(s->address, {11, 0, 0, 0}));
+    // Paint the whole stack (the bottom 32 KiB of RAM) the way the harness does.
+    const std::vector<uint8_t> paint(fixture_board().stack_bytes, 0xC5);
+    ASSERT_TRUE(m->write_memory(0x20000000u, paint));
+    MemoryWatchOptions o;
+    o.operations.push_back({"reserve_unwritten_leaf",
+                            image_->find_symbol("reserve_unwritten_leaf")->address});
+    o.registers_after_each_instruction = mode == sim::HookMode::kPerInstruction;
+    MemoryWatch w(*image_, o, [&m](unsigned r) { return m->read_core_register(r); });
+    w.set_memory_reader([&m](uint32_t address) { return m->read_memory_word(address); });
+    m->set_observer(&w);
+    const sim::RunOutcome out = m->run(5'000'000);
+    EXPECT_EQ(out.exit_code, 11);
+    const auto executions = w.executions();
+    ASSERT_EQ(executions.size(), 1u);
+    // push {r4, lr} (8, written) + sub sp, #12 of which str r4, [sp, #8] writes the top word.
+    EXPECT_EQ(executions[0].peak_stack_bytes(), 20u);
+    EXPECT_EQ(executions[0].unwritten_bytes, 8u);
+  }
+}
+
 TEST_F(MemoryWatchTest, HeapFromTheAllocatorsEntryAndExit) {
   for (auto mode : {sim::HookMode::kBlock, sim::HookMode::kPerInstruction}) {
     const Watched w = watch(mode);
