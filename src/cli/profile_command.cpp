@@ -73,7 +73,7 @@ std::vector<std::pair<std::string, std::string>> outputs(const ProfileFlags& fla
       throw util::FatalError(w.error().message, kExitUsage);
   if (flags.outs.empty() && formats.size() == 1) return {};
   if (formats.size() != flags.outs.size())
-    throw util::FatalError(fmt::format("fathom profile: {} --format but {} --out; give one --out "
+    throw util::FatalError(fmt::format("{} --format but {} --out: give one --out "
                                        "per --format, in the same order",
                                        formats.size(), flags.outs.size()),
                            kExitUsage);

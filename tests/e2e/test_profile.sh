@@ -283,6 +283,11 @@ expect_err "no profile for sha256_64"
 [ ! -e "$WORK/broken.folded" ] || fail "a profile was written for a failed KAT"
 expect_exit 2 "$FATHOM" profile --config mbedtls --format folded
 expect_err "--op"
+# --format and --out pair up in order; a mismatch is a usage error before anything runs.
+expect_exit 2 "$FATHOM" profile --config mbedtls --op sha256_64 --format folded --format json \
+  --out "$WORK/one.folded"
+expect_err "2 --format but 1 --out"
+[ ! -e "$WORK/one.folded" ] || fail "a profile was written despite the usage error"
 # A plain newlib rdimon ELF not built by fathom (tests/fixtures/firmware/rdimon_fixture.c):
 # semihosting console, each call of benchmark(), its call graph.
 RDIMON="$(dirname "$FATHOM")/tests/fixtures/firmware/rdimon_fixture.elf"
