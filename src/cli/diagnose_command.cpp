@@ -55,16 +55,29 @@ int diagnose(const DiagnoseFlags& flags) {
   options.coverage = flags.coverage / 100.0;
   const auto result = compare::diagnose(a.profiles, b.profiles, options);
 
-  fmt::print("A = {} on {}, B = {} on {} (profiled cycles of one execution each; unchanged = "
-             "within {}%)\n\n",
+  // How many executions each operation's profile sums: the timed ones (one per operation here,
+  // or the operation's own minimum of distinct inputs); the stack measurement's is left out.
+  auto executions = [](const profile::ProfileSet& set, const std::string& operation) -> size_t {
+    for (const auto& p : set.profiles)
+      if (p.name == operation) return p.execution_cycles.size();
+    return 0;
+  };
+  fmt::print("A = {} on {}, B = {} on {} (profiled cycles of the timed executions, one per "
+             "operation unless its row says otherwise; the stack measurement's execution is "
+             "not included; unchanged = within {}%)\n\n",
              a.image.configuration, a.image.board, b.image.configuration, b.image.board,
              flags.threshold);
   fmt::print("{:<28} {:>14} {:>14} {:>8}  {}\n", "operation", "A [cycles]", "B [cycles]", "B/A",
              "verdict");
   for (const auto& d : result) {
-    fmt::print("{:<28} {:>14} {:>14} {:>7.2f}x  {}\n", d.operation, d.cycles_a, d.cycles_b,
+    const size_t na = executions(a.profiles, d.operation), nb = executions(b.profiles, d.operation);
+    const std::string runs =
+        na == 1 && nb == 1 ? ""
+        : na == nb         ? fmt::format("  ({} executions each)", na)
+                           : fmt::format("  ({} executions in A, {} in B)", na, nb);
+    fmt::print("{:<28} {:>14} {:>14} {:>7.2f}x  {}{}\n", d.operation, d.cycles_a, d.cycles_b,
                d.cycles_a ? static_cast<double>(d.cycles_b) / static_cast<double>(d.cycles_a) : 0.0,
-               d.changed ? (d.cycles_b > d.cycles_a ? "SLOWER" : "FASTER") : "unchanged");
+               d.changed ? (d.cycles_b > d.cycles_a ? "SLOWER" : "FASTER") : "unchanged", runs);
   }
   for (const auto& d : result) {
     if (!d.changed) continue;

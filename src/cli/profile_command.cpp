@@ -17,6 +17,7 @@
 #include "elf/elf_image.h"
 #include "profile/call_tracker.h"
 #include "profile/export/profile_writer.h"
+#include "profile/function_summary.h"
 #include "profile/inline_expansion.h"
 #include "profile/symbolize.h"
 #include "profile/tracker_options.h"
@@ -32,8 +33,9 @@ struct ProfileFlags {
   std::string configuration;
   std::string operation;
   std::string board;
-  std::string format = "speedscope";
-  std::string out;
+  // --format F --out PATH pairs, in order (one --format without --out: only the summary).
+  std::vector<std::string> formats;
+  std::vector<std::string> outs;
   int64_t runs = 1;
   bool whole_run = false;
   size_t top = 15;
@@ -42,61 +44,61 @@ struct ProfileFlags {
   uint64_t cycle_budget = 10'000'000'000ull;
 };
 
-// The functions of `p` by inclusive cycles (summed over the call paths where the function is
-// not already on the path, so recursion is not counted twice), with exclusive cycles and calls.
+// The functions of `p` by inclusive cycles (profile/function_summary.h), `top` rows (0: all).
 void print_summary(const profile::ProfileSet& set, const profile::Profile& p, size_t top) {
-  struct Row {
-    uint64_t inclusive = 0, exclusive = 0, calls = 0;
-  };
-  std::map<uint32_t, Row> rows;
-  for (size_t i = 0; i < p.nodes.size(); ++i) {
-    const profile::CallNode& n = p.nodes[i];
-    Row& r = rows[n.frame];
-    r.exclusive += n.exclusive_cycles;
-    r.calls += n.calls;
-    bool recursive = false;
-    for (int32_t a = n.parent; a >= 0; a = p.nodes[static_cast<size_t>(a)].parent)
-      if (p.nodes[static_cast<size_t>(a)].frame == n.frame) recursive = true;
-    if (!recursive) r.inclusive += n.inclusive_cycles;
-  }
-  std::vector<std::pair<uint32_t, Row>> sorted(rows.begin(), rows.end());
-  std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) {
-    return a.second.inclusive != b.second.inclusive ? a.second.inclusive > b.second.inclusive
-                                                    : a.first < b.first;
-  });
+  const std::vector<profile::FunctionCosts> rows = profile::function_costs(p);
   const double total = p.total_cycles ? static_cast<double>(p.total_cycles) : 1.0;
-  fmt::print("{}: {} cycles, {} instructions{}\n\n", p.name, p.total_cycles, p.total_instructions,
-             p.trace_truncated ? fmt::format(" (trace: calls deeper than {} aggregated)",
-                                             p.trace_depth_limit)
-                               : "");
+  fmt::print("{}: {} cycles, {} instructions, {} execution{}\n\n", p.name, p.total_cycles,
+             p.total_instructions, p.execution_cycles.size(),
+             p.execution_cycles.size() == 1 ? "" : "s");
   fmt::print("{:>14} {:>7} {:>14} {:>7} {:>10}  {}\n", "inclusive", "[%]", "exclusive", "[%]",
              "calls", "function");
-  for (size_t i = 0; i < sorted.size() && i < top; ++i) {
-    const auto& [frame, r] = sorted[i];
-    const profile::Frame& f = set.frames[frame];
-    fmt::print("{:>14} {:>7.2f} {:>14} {:>7.2f} {:>10}  {}{}\n", r.inclusive,
-               100.0 * static_cast<double>(r.inclusive) / total, r.exclusive,
-               100.0 * static_cast<double>(r.exclusive) / total, r.calls, f.name,
+  for (size_t i = 0; i < rows.size() && (top == 0 || i < top); ++i) {
+    const profile::FunctionCosts& r = rows[i];
+    const profile::Frame& f = set.frames[r.frame];
+    fmt::print("{:>14} {:>7.2f} {:>14} {:>7.2f} {:>10}  {}{}\n", r.inclusive_cycles,
+               100.0 * static_cast<double>(r.inclusive_cycles) / total, r.exclusive_cycles,
+               100.0 * static_cast<double>(r.exclusive_cycles) / total, r.calls, f.name,
                f.file.empty() ? "" : fmt::format("  ({}:{})", f.file, f.line));
   }
 }
 
+// The --format/--out pairs, checked before anything runs: a usage error for an unknown format
+// or when the counts do not pair up.
+std::vector<std::pair<std::string, std::string>> outputs(const ProfileFlags& flags) {
+  std::vector<std::string> formats = flags.formats;
+  if (formats.empty()) formats.push_back("speedscope");
+  for (const auto& format : formats)
+    if (auto w = profile::make_profile_writer(format); !w)
+      throw util::FatalError(w.error().message, kExitUsage);
+  if (flags.outs.empty() && formats.size() == 1) return {};
+  if (formats.size() != flags.outs.size())
+    throw util::FatalError(fmt::format("{} --format but {} --out: give one --out "
+                                       "per --format, in the same order",
+                                       formats.size(), flags.outs.size()),
+                           kExitUsage);
+  std::vector<std::pair<std::string, std::string>> out;
+  for (size_t i = 0; i < formats.size(); ++i) out.emplace_back(formats[i], flags.outs[i]);
+  return out;
+}
+
 void write_profile(const ProfileFlags& flags, const profile::ProfileSet& set) {
-  auto writer = profile::make_profile_writer(flags.format);
-  if (!writer) throw util::FatalError(writer.error().message, kExitUsage);
-  if (flags.out.empty()) return;
-  std::ofstream out(flags.out, std::ios::binary | std::ios::trunc);
-  (*writer)->write(set, out);
-  if (!out) throw util::FatalError(fmt::format("cannot write '{}'", flags.out));
-  fmt::print(stderr, "fathom: wrote {} profile to {}\n", flags.format, flags.out);
+  for (const auto& [format, path] : outputs(flags)) {
+    auto writer = profile::make_profile_writer(format);
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    (*writer)->write(set, out);
+    out.close();
+    if (!out) throw util::FatalError(fmt::format("cannot write '{}'", path));
+    fmt::print(stderr, "fathom: wrote {} profile to {} ({} bytes)\n", format, path,
+               std::filesystem::file_size(path));
+  }
 }
 
 int profile_suite(const ProfileFlags& flags) {
   if (flags.operation.empty())
     throw util::FatalError("fathom profile on a suite needs --op OPERATION (see fathom list)",
                            kExitUsage);
-  if (auto w = profile::make_profile_writer(flags.format); !w)
-    throw util::FatalError(w.error().message, kExitUsage);
+  (void)outputs(flags);
   const model::Suite suite = load_suite_or_throw(flags.target);
   ProfiledImage profiled = profile_image(suite, flags.configuration, flags.board,
                                          {flags.operation}, static_cast<uint32_t>(flags.runs));
@@ -127,12 +129,15 @@ int profile_suite(const ProfileFlags& flags) {
                                        image.configuration, flags.operation));
   if (flags.whole_run) out.profiles.push_back(set.profiles.front());
   const profile::Profile& p = out.profiles.front();
-  // The harness calls the operation once per timed run plus once to measure its stack.
-  fmt::print("{} on {}: {} executions of {} profiled ({} timed, 1 stack measurement); the "
-             "harness measured {} cycles per timed run\n",
-             image.configuration, image.board, p.nodes.empty() ? 0 : p.nodes[0].calls,
-             flags.operation, flags.runs,
-             op->cycle_samples.empty() ? 0 : op->cycle_samples.front());
+  // The profile sums the executions the harness timed; the untimed execution that measures the
+  // stack (memory_run) is left out (profile/tracker_options.h).
+  uint64_t harness_sum = 0;
+  for (uint64_t c : op->cycle_samples) harness_sum += c;
+  fmt::print("{} on {}: {} profiled = the {} timed execution{} of {} (the stack measurement's "
+             "execution left out); the harness measured {} cycles over them{}\n",
+             image.configuration, image.board, p.total_cycles, p.execution_cycles.size(),
+             p.execution_cycles.size() == 1 ? "" : "s", flags.operation, harness_sum,
+             op->cycle_samples.size() == 1 ? "" : fmt::format(" ({} runs)", op->cycle_samples.size()));
   print_summary(out, p, flags.top);
   write_profile(flags, out);
   return kExitOk;
@@ -147,8 +152,7 @@ bool is_elf_file(const std::string& path) {
 
 // A bare-metal ELF that is not a fathom image: its console is semihosting (newlib rdimon).
 int profile_elf(const ProfileFlags& flags) {
-  if (auto w = profile::make_profile_writer(flags.format); !w)
-    throw util::FatalError(w.error().message, kExitUsage);
+  (void)outputs(flags);
   const std::string board_name = flags.board.empty() ? "sim-m4" : flags.board;
   auto board = suite::load_board(repository_root() / "firmware" / "boards", board_name);
   if (!board) throw util::FatalError(board.error().message, kExitUsage);
@@ -177,6 +181,7 @@ int profile_elf(const ProfileFlags& flags) {
   profile::symbolize(set, *debug);
   if (!flags.no_inline) profile::expand_inlined(set, *debug);
   set.source = flags.target;
+  set.object = std::filesystem::absolute(flags.target).string();
   set.board = board->name;
   set.clock_hz = board->clock_hz;
   set.timing_model = (*machine)->timing_model_name();
@@ -187,12 +192,13 @@ int profile_elf(const ProfileFlags& flags) {
   if (outcome.fault)
     fmt::print("stopped by a fault: {} at {:#010x} ({}): {}\n", outcome.fault->kind,
                outcome.fault->pc, outcome.fault->function, outcome.fault->detail);
-  // With --function, its executions come first (what single-profile formats write).
+  // With --function, only its executions are exported (and the whole run with --whole-run).
   if (!flags.function.empty()) {
-    if (set.profiles.size() < 2)
+    if (set.profiles.size() < 2) {
       fmt::print("{} was never called\n", flags.function);
-    else {
+    } else {
       std::rotate(set.profiles.begin(), set.profiles.begin() + 1, set.profiles.end());
+      if (!flags.whole_run) set.profiles.resize(1);
       const profile::Profile& f = set.profiles.front();
       fmt::print("{}: {} calls, cycles per call: {}\n", flags.function, f.execution_cycles.size(),
                  fmt::join(f.execution_cycles, ", "));
@@ -238,6 +244,7 @@ ProfiledImage profile_image(const model::Suite& suite, const std::string& config
   profile::symbolize(out.profiles, *debug);
   out.elf_path = elf_path;
   out.profiles.source = out.image.configuration + " on " + out.image.board;
+  out.profiles.object = std::filesystem::absolute(elf_path).string();
   out.profiles.board = out.image.board;
   out.profiles.clock_hz = out.image.provenance.clock_hz;
   out.profiles.timing_model = out.image.provenance.timing_model;
@@ -256,12 +263,18 @@ void register_profile_command(CLI::App& app, CommandState& state) {
   cmd->add_option("--board", flags->board, "Board (default: the suite's first)");
   cmd->add_option("--runs", flags->runs, "Executions of the operation to sum (default 1)")
       ->check(CLI::Range(1, 1000));
-  cmd->add_option("--format", flags->format, "speedscope, perfetto, folded or callgrind")
-      ->check(CLI::IsMember({"speedscope", "perfetto", "folded", "callgrind"}));
-  cmd->add_option("--out", flags->out, "Write the profile to this file");
+  cmd->add_option("--format", flags->formats,
+                  "speedscope, perfetto, folded, callgrind or json (fathom's per-function table); "
+                  "repeatable, paired in order with --out")
+      ->check(CLI::IsMember(profile::profile_writer_formats()))
+      ->allow_extra_args(false)
+      ->take_all();
+  cmd->add_option("--out", flags->outs, "Write the profile to this file (one per --format)")
+      ->allow_extra_args(false)
+      ->take_all();
   cmd->add_flag("--whole-run", flags->whole_run,
                 "Also include the whole image run (harness, KAT) as a second profile");
-  cmd->add_option("--top", flags->top, "Functions in the printed summary (default 15)");
+  cmd->add_option("--top", flags->top, "Functions in the printed summary (default 15; 0: all)");
   cmd->add_option("--function", flags->function,
                   "ELF mode: also report each call of this function (e.g. benchmark)");
   cmd->add_flag("--no-inline", flags->no_inline,

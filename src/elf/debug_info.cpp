@@ -480,6 +480,8 @@ util::Result<DebugInfo> DebugInfo::open(const std::filesystem::path& path) {
 
   DebugInfo info;
   info.functions_ = function_list(*image);
+  for (const Symbol& label : image->local_code_labels())
+    info.labels_.emplace(label.address, label.name);  // the first name at an address
   bool has_debug_info = false;
   for (const auto& s : image->sections()) {
     if (s.allocated && s.executable && s.size_bytes > 0)
@@ -538,6 +540,11 @@ const FunctionInfo* DebugInfo::function_at(uint32_t address) {
   const FunctionInfo* f = i < 0 ? nullptr : &functions_[static_cast<size_t>(i)];
   function_cache_.emplace(address, f);
   return f;
+}
+
+const std::string* DebugInfo::label_at(uint32_t address) const {
+  auto it = labels_.find(address);
+  return it == labels_.end() ? nullptr : &it->second;
 }
 
 SourcePosition DebugInfo::line_at(uint32_t address) {

@@ -11,6 +11,7 @@
 // them to address 0) are left out, so they never shadow live code.
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -66,6 +67,11 @@ class DebugInfo {
   // size-0 function symbol (assembly without .size) at or below `address`, if `address` lies
   // in an executable section. nullptr if none. The pointer lives as long as this object.
   const FunctionInfo* function_at(uint32_t address);
+  // The name local code carries at exactly `address` (ElfImage::local_code_labels: a local
+  // function symbol, an assembly label without .type, a named `$t.` mapping symbol), or
+  // nullptr. What names a call to a label inside an assembly function, which function_at()
+  // would give as the enclosing global symbol plus an offset.
+  const std::string* label_at(uint32_t address) const;
   // The file and line `address` was compiled from (the line-table row covering it), or
   // {"", 0} when unknown (no DWARF, no row, or a row with line 0).
   SourcePosition line_at(uint32_t address);
@@ -83,6 +89,7 @@ class DebugInfo {
 
   bool has_dwarf_ = false;
   std::vector<FunctionInfo> functions_;
+  std::map<uint32_t, std::string> labels_;  // ElfImage::local_code_labels by address
   // [start, end) of every allocated executable section, sorted.
   std::vector<std::pair<uint32_t, uint32_t>> code_ranges_;
   std::unique_ptr<Index> index_;

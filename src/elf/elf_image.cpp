@@ -114,8 +114,9 @@ util::Result<ElfImage> ElfImage::parse(std::vector<uint8_t> bytes, const std::st
       if (!n || !*n) continue;
       if (n[0] == '$') {  // mapping symbols: $t Thumb code, $a Arm code, $d data (AAELF 5.5.5)
         if ((n[1] == 't' || n[1] == 'a' || n[1] == 'd') && (n[2] == '\0' || n[2] == '.'))
-          img.mapping_symbols_.push_back(
-              {static_cast<uint32_t>(sym.st_value) & ~1u, static_cast<uint32_t>(sym.st_shndx), n[1]});
+          img.mapping_symbols_.push_back({static_cast<uint32_t>(sym.st_value) & ~1u,
+                                          static_cast<uint32_t>(sym.st_shndx), n[1],
+                                          n[2] == '.' ? std::string(n + 3) : std::string()});
         continue;
       }
       Symbol s;
@@ -124,6 +125,7 @@ util::Result<ElfImage> ElfImage::parse(std::vector<uint8_t> bytes, const std::st
       s.address = static_cast<uint32_t>(sym.st_value) & (s.is_function ? ~1u : ~0u);
       s.size_bytes = static_cast<uint32_t>(sym.st_size);
       s.is_global = GELF_ST_BIND(sym.st_info) != STB_LOCAL;
+      s.untyped = type == STT_NOTYPE;
       img.symbols_.push_back(std::move(s));
     }
   }
@@ -165,6 +167,36 @@ std::vector<CodeRange> ElfImage::thumb_code_ranges() const {
           uint64_t{s.address} + s.size_bytes <= sec_end)
         add(s.address, s.address + s.size_bytes);
   }
+  return out;
+}
+
+std::vector<Symbol> ElfImage::local_code_labels() const {
+  const std::vector<CodeRange> code = thumb_code_ranges();
+  auto in_code = [&](uint32_t address) {
+    auto it = std::upper_bound(code.begin(), code.end(), address,
+                               [](uint32_t a, const CodeRange& r) { return a < r.begin; });
+    return it != code.begin() && address < std::prev(it)->end;
+  };
+  std::vector<Symbol> out;
+  for (const Symbol& s : symbols_) {
+    if (s.is_global || !(s.is_function || s.untyped) || s.name.starts_with(".L")) continue;
+    if (!in_code(s.address & ~1u)) continue;
+    Symbol label = s;
+    label.address &= ~1u;
+    out.push_back(std::move(label));
+  }
+  for (const MappingSymbol& m : mapping_symbols_) {
+    if (m.kind != 't' || m.name.empty() ||
+        m.name.find_first_not_of("0123456789") == std::string::npos || !in_code(m.address))
+      continue;
+    Symbol label;
+    label.name = m.name;
+    label.address = m.address;
+    label.is_function = true;
+    out.push_back(std::move(label));
+  }
+  std::stable_sort(out.begin(), out.end(),
+                   [](const Symbol& a, const Symbol& b) { return a.address < b.address; });
   return out;
 }
 

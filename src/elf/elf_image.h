@@ -26,6 +26,7 @@ struct Symbol {
   uint32_t size_bytes = 0;
   bool is_function = false;
   bool is_global = false;
+  bool untyped = false;  // STT_NOTYPE: a linker-script symbol, or an assembly label without .type
 };
 
 struct Section {
@@ -64,6 +65,12 @@ class ElfImage {
   // without them, the extents of its sized function symbols. Sorted, non-overlapping.
   std::vector<CodeRange> thumb_code_ranges() const;
 
+  // The names that local code carries at a given address, for call targets inside assembly
+  // functions (a `bl` to a label of the same file): local STT_FUNC symbols, local untyped
+  // symbols (labels without .type; not ".L" ones) and `$t.<name>` mapping symbols whose name is
+  // not a number, each at an address inside Thumb code (thumb_code_ranges). Sorted by address.
+  std::vector<Symbol> local_code_labels() const;
+
   // "name+0x12" or "0x00001234" when no function contains `address`.
   std::string describe_address(uint32_t address) const;
 
@@ -81,6 +88,7 @@ class ElfImage {
     uint32_t address = 0;
     uint32_t section = 0;
     char kind = 'd';  // 't', 'a' or 'd'
+    std::string name;  // what follows "$t." etc., "" for a bare "$t"
   };
   std::vector<MappingSymbol> mapping_symbols_;  // sorted by address
   std::vector<Section> sections_;

@@ -36,6 +36,7 @@ uint32_t CallTracker::Tree::node(int32_t parent, uint32_t frame) {
 
 CallTracker::CallTracker(TrackerOptions options) : options_(std::move(options)) {
   entries_.insert(options_.function_entries.begin(), options_.function_entries.end());
+  for (uint32_t caller : options_.excluded_callers) excluded_callers_.insert(caller & ~1u);
   whole_.profile.name = "whole run";
   for (size_t i = 0; i < options_.spans.size(); ++i) {
     span_by_entry_.emplace(options_.spans[i].entry & ~1u, i);
@@ -64,7 +65,7 @@ void CallTracker::push(uint32_t function, uint32_t return_address, uint32_t call
       whole_.node(stack_.empty() ? -1 : stack_.back().whole_node, f.frame));
   ++whole_.profile.nodes[static_cast<size_t>(f.whole_node)].calls;
 
-  if (active_span_ < 0 && !stack_.empty()) {
+  if (active_span_ < 0 && !stack_.empty() && !excluded_callers_.count(stack_.back().function)) {
     if (auto s = span_by_entry_.find(function); s != span_by_entry_.end()) {
       active_span_ = static_cast<int32_t>(s->second);
       span_base_ = stack_.size();
@@ -72,7 +73,6 @@ void CallTracker::push(uint32_t function, uint32_t return_address, uint32_t call
       tracing_ = t.profile.nodes.empty() && !options_.call_tree_only;  // the first execution
       if (tracing_) t.profile.start_cycles = now_cycles_;
       span_start_cycles_ = t.profile.start_cycles;
-      trace_depth_limit_ = UINT32_MAX;
       span_lowest_sp_ = sp;
     }
   }
@@ -81,13 +81,16 @@ void CallTracker::push(uint32_t function, uint32_t return_address, uint32_t call
     const int32_t parent = stack_.size() > span_base_ ? stack_.back().span_node : -1;
     f.span_node = static_cast<int32_t>(t.node(parent, f.frame));
     ++t.profile.nodes[static_cast<size_t>(f.span_node)].calls;
-    const auto depth = static_cast<uint32_t>(stack_.size() - span_base_);
-    if (tracing_ && depth <= trace_depth_limit_) {
+    if (tracing_) {
       if (t.profile.events.size() >= options_.event_limit) {
-        // Keep what is open properly nested; trace no deeper than the current depth.
-        trace_depth_limit_ = depth == 0 ? 0 : depth - 1;
+        // Too long to trace: drop the trace whole rather than keep a part that would charge
+        // the calls it leaves out to their callers.
+        tracing_ = false;
+        t.profile.events.clear();
+        t.profile.events.shrink_to_fit();
         t.profile.trace_truncated = true;
-        t.profile.trace_depth_limit = trace_depth_limit_;
+        t.profile.trace_event_limit = options_.event_limit;
+        for (size_t k = span_base_; k < stack_.size(); ++k) stack_[k].traced = false;
       } else {
         f.traced = true;
         t.profile.events.push_back({TraceEvent::Kind::kEnter, f.frame,

@@ -41,8 +41,14 @@ struct TrackerOptions {
     uint32_t entry = 0;
   };
   std::vector<Span> spans;
-  // Most trace events one operation keeps; past it, deeper calls are no longer traced.
-  size_t event_limit = 1'000'000;
+  // Most trace events one operation keeps. A trace that would need more is dropped whole
+  // (Profile::trace_truncated): exporters then lay out the call tree instead. 200 000 events
+  // keep a Perfetto file of the trace under about 40 MB (docs/PROFILER.md).
+  size_t event_limit = 200'000;
+  // Calls of a span's entry made directly from one of these functions (entry addresses) are not
+  // executions of the operation: the harness's memory_run, an untimed extra execution that
+  // measures the stack, stays out of the operation's profile (and in the whole run's).
+  std::vector<uint32_t> excluded_callers;
   // Only the call tree (nodes with their costs and calls): no per-address costs, call edges or
   // trace. What a consumer that reads the tree alone wants (primitive share), at a fraction
   // of the cost per instruction.
@@ -135,6 +141,7 @@ class CallTracker final : public sim::ExecutionObserver {
   TrackerOptions options_;
   std::unordered_set<uint32_t> entries_;
   std::unordered_map<uint32_t, size_t> span_by_entry_;
+  std::unordered_set<uint32_t> excluded_callers_;
   std::vector<Frame> frames_;
   std::unordered_map<uint32_t, uint32_t> frame_index_;  // function entry -> frame
   Tree whole_;
@@ -144,7 +151,6 @@ class CallTracker final : public sim::ExecutionObserver {
   int32_t active_span_ = -1;
   size_t span_base_ = 0;      // stack index of the active span's root frame
   bool tracing_ = false;      // recording the active span's events
-  uint32_t trace_depth_limit_ = UINT32_MAX;
   uint64_t span_start_cycles_ = 0;
   uint64_t now_cycles_ = 0;
   uint64_t now_instructions_ = 0;

@@ -87,20 +87,22 @@ struct Profile {
   // profiles have it; the whole-run profile does not (its inlined code stays in its host).
   std::vector<NodeAddressCost> node_addresses;
   std::vector<CallEdge> edges;
-  // The ordered call trace, nested: every kEnter is matched by a later kLeave of the same
-  // frame in stack order, `at_cycles` never decreases, and the trace starts and ends at depth
-  // zero. Empty when tracing was off. When a trace would exceed the tracker's event limit,
-  // calls deeper than `trace_depth_limit` are left out (their cost stays in their caller's
-  // span) and `trace_truncated` says so.
+  // The ordered call trace of the span's first execution, nested: every kEnter is matched by a
+  // later kLeave of the same frame in stack order, `at_cycles` never decreases, and the trace
+  // starts and ends at depth zero. Empty when tracing was off, and when the trace would have
+  // exceeded the tracker's event limit: then `trace_truncated` is set and `trace_event_limit`
+  // says what the limit was (a partial trace would misplace the cost of every call it leaves
+  // out, so none is kept; the call tree is complete either way).
   std::vector<TraceEvent> events;
   bool trace_truncated = false;
-  uint32_t trace_depth_limit = 0;
+  size_t trace_event_limit = 0;
   uint32_t peak_stack_bytes = 0;  // deepest SP seen in the span, in bytes below the initial SP
   std::vector<uint64_t> execution_cycles;  // inclusive cycles of each execution of the span
 };
 
 struct ProfileSet {
   std::string source;       // what ran: "mbedtls on sim-m33" or an ELF path
+  std::string object;       // the ELF file that ran (absolute path), "" if unknown
   std::string board;
   uint64_t clock_hz = 0;    // board clock, to convert cycles to time
   std::string timing_model;

@@ -8,6 +8,7 @@ need_toolchain
 export FATHOM_HISTORY_DB="$WORK/history.sqlite"
 expect_exit 0 "$FATHOM" diagnose --config mbedtls --config mbedtls-no-nist-optim \
   --op ecdh_p256_shared --op sha256_1k --op hmac_sha256 --op hkdf_sha256 --op aes128_gcm_encrypt_1k
+cp "$WORK/out" "$WORK/diagnosis.txt"
 python3 - "$WORK/out" <<'PY' || { cat "$WORK/out" >&2; fail "diagnosis"; }
 import re, sys
 text = open(sys.argv[1]).read()
@@ -23,6 +24,32 @@ m = re.search(r"mbedtls_mpi_mod_mpi\s+\d+ ->\s+\d+\s+\(([\d.]+)% of the change",
 assert m and float(m.group(1)) > 50, section
 assert "ecp_mul_restartable_internal" in section
 assert re.search(r"gone in B: ecp_mod_p256", section), section
+PY
+# The label tells the truth: A's and B's cycles are one timed execution each, as `fathom run`
+# measures it (the stack measurement's execution is not summed in).
+grep -q "the stack measurement's execution is not included" "$WORK/diagnosis.txt" ||
+  fail "diagnose does not say what its cycles are"
+# The same operations as above: the harness's random generator runs on across them, and ECDH's
+# blinding draws from it.
+expect_exit 0 "$FATHOM" run --config mbedtls --config mbedtls-no-nist-optim --runs 1 --warmup 0 \
+  --op ecdh_p256_shared --op sha256_1k --op hmac_sha256 --op hkdf_sha256 \
+  --op aes128_gcm_encrypt_1k --no-history --format json
+python3 - "$WORK/diagnosis.txt" "$WORK/out" <<'PY' || fail "diagnose cycles vs fathom run"
+import json, re, sys
+text = open(sys.argv[1]).read()
+rows = {m.group(1): (int(m.group(2)), int(m.group(3)), m.group(4))
+        for m in re.finditer(r"^(\w+)\s+(\d+)\s+(\d+)\s+[\d.]+x\s+(\w+)$", text, re.M)}
+run = {}
+for image in json.load(open(sys.argv[2]))["images"]:
+    for op in image["operations"]:
+        run[(image["configuration"], op["operation"])] = op["samples"]["cycles"]
+for op in ("ecdh_p256_shared", "sha256_1k", "hmac_sha256", "hkdf_sha256", "aes128_gcm_encrypt_1k"):
+    for side, config in ((0, "mbedtls"), (1, "mbedtls-no-nist-optim")):
+        [harness] = run[(config, op)]
+        profiled = rows[op][side]
+        # The profile counts from the run function's entry to its return; the harness's probe
+        # adds its own few cycles around the call.
+        assert abs(profiled - harness) <= 0.001 * harness + 50, (op, config, profiled, harness)
 PY
 # The same diagnosis from fathom compare on two configurations run on the spot.
 expect_exit 0 "$FATHOM" compare --config mbedtls --config mbedtls-no-nist-optim \

@@ -131,7 +131,10 @@ void write_header(const ProfileSet& set, const Profile* profile, uint64_t total_
                set.profiles.size() - 1);
   // callgrind_annotate reads `events:` as the last line of the header proper (before totals:),
   // as valgrind writes it: cmd: and desc: must come before it.
-  fmt::print(out, "positions: instr line\n");
+  // Addresses only: speedscope's importer takes the first column of a cost line as the one
+  // position and the next ones as the events, whatever `positions:` says, so a second position
+  // column would be read as cycles there (docs/PROFILER.md).
+  fmt::print(out, "positions: instr\n");
   fmt::print(out, "event: Cycles : CPU cycles (timing model {})\n",
              set.timing_model.empty() ? std::string("unknown") : one_line(set.timing_model));
   fmt::print(out, "event: Instructions : Instructions executed\n");
@@ -166,34 +169,23 @@ void CallgrindWriter::write(const ProfileSet& set, std::ostream& out) const {
 
   NameTable files;
   FunctionTable names;
+  // The image, so that KCachegrind's machine-code view can disassemble it (objdump).
+  if (!set.object.empty()) fmt::print(out, "\nob={}\n", one_line(set.object));
   for (uint32_t frame : functions) {
     const FrameInfo function = frame_info(set, frame);
     fmt::print(out, "\nfl={}\n", files.reference(function.file));
     fmt::print(out, "fn={}\n", names.reference(frame, function.name));
-    // The source file of the cost lines that follow; switched with fi= / back with fe=. A
-    // position of unknown file counts as the function's own.
-    std::string current_file = function.file;
-    auto switch_file = [&](const std::string& file) {
-      const std::string wanted = file.empty() ? function.file : one_line(file);
-      if (wanted == current_file) return;
-      fmt::print(out, "{}={}\n", wanted == function.file ? "fe" : "fi", files.reference(wanted));
-      current_file = wanted;
-    };
     if (auto it = costs.find(frame); it != costs.end())
-      for (const AddressCost& cost : it->second) {
-        switch_file(cost.file);
-        fmt::print(out, "{:#x} {} {} {}\n", cost.address, cost.line, cost.cycles,
-                   cost.instructions);
-      }
+      for (const AddressCost& cost : it->second)
+        fmt::print(out, "{:#x} {} {}\n", cost.address, cost.cycles, cost.instructions);
     if (auto it = calls.find(frame); it != calls.end())
       for (const CallEdge& edge : it->second) {
-        switch_file(edge.call_file);
         const FrameInfo callee = frame_info(set, edge.callee_frame);
         fmt::print(out, "cfl={}\n", files.reference(callee.file));
         fmt::print(out, "cfn={}\n", names.reference(edge.callee_frame, callee.name));
-        fmt::print(out, "calls={} {:#x} {}\n", edge.calls, callee.address, callee.line);
-        fmt::print(out, "{:#x} {} {} {}\n", edge.call_address, edge.call_line,
-                   edge.inclusive_cycles, edge.inclusive_instructions);
+        fmt::print(out, "calls={} {:#x}\n", edge.calls, callee.address);
+        fmt::print(out, "{:#x} {} {}\n", edge.call_address, edge.inclusive_cycles,
+                   edge.inclusive_instructions);
       }
   }
 }

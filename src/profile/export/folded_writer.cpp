@@ -28,12 +28,26 @@ std::vector<FoldedStack> folded_stacks(const ProfileSet& set, bool prefix_operat
   names.reserve(set.frames.size() + 1);
   for (uint32_t i = 0; i <= set.frames.size(); ++i) names.push_back(safe_frame(frame_name(set, i)));
 
+  // The root frame names of every profile: an operation's prefix is left out when it would only
+  // repeat its own root frame ("crypto_kem_keypair;crypto_kem_keypair;..."), unless another
+  // profile's stacks start with that name too (they would then merge).
+  std::map<std::string, size_t> roots;
+  for (const Profile& profile : set.profiles)
+    if (!profile.nodes.empty()) {
+      const uint32_t root = profile.nodes[0].frame;
+      ++roots[names[root < set.frames.size() ? root : set.frames.size()]];
+    }
   std::vector<FoldedStack> lines;
   std::map<std::string, size_t> index_of;
   for (size_t p = 0; p < set.profiles.size(); ++p) {
     const Profile& profile = set.profiles[p];
-    const std::string prefix =
+    std::string prefix =
         profile.name.empty() ? fmt::format("profile {}", p + 1) : safe_frame(profile.name);
+    if (prefix_operation && !profile.nodes.empty()) {
+      const uint32_t root = profile.nodes[0].frame;
+      const std::string& root_name = names[root < set.frames.size() ? root : set.frames.size()];
+      if (root_name == prefix && roots[root_name] == 1) prefix.clear();
+    }
     for (const CallStack& stack : exclusive_stacks(profile, set.frames.size())) {
       std::string text = prefix_operation ? prefix : std::string();
       for (uint32_t frame : stack.frames) {

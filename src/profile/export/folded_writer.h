@@ -3,7 +3,9 @@
 // unique stack, `root;caller;…;leaf <cycles>`, the count being the leaf's self (exclusive)
 // cycles, from the call tree (every node with non-zero exclusive cycles). When the set holds
 // several profiles each stack starts with the operation's name as an extra outermost frame, so
-// the operations stay apart. In frame and operation names ';' becomes '_' and line breaks and
+// the operations stay apart — except where that name is the profile's own root frame's (an ELF
+// profiled with --function NAME): a root frame is never repeated, as long as no other profile's
+// stacks start with the same name. In frame and operation names ';' becomes '_' and line breaks and
 // tabs become spaces (the separators of the format); an empty name becomes "???". Lines with the
 // same text are merged (counts added), in order of first appearance.
 #include <cstdint>

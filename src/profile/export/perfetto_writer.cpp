@@ -125,10 +125,9 @@ void add_call_tree(const ProfileSet& set, const Profile& profile, int tid, const
   });
 }
 
-std::string thread_name(const Profile& profile, size_t index) {
+std::string thread_name(const Profile& profile, size_t index, const std::string& gap) {
   std::string name = profile.name.empty() ? fmt::format("profile {}", index + 1) : profile.name;
-  if (!profile.events.empty() && profile.trace_truncated)
-    name += fmt::format(" (calls deeper than {} aggregated)", profile.trace_depth_limit);
+  if (!gap.empty()) name += fmt::format(" (aggregated per call path, no time order: {})", gap);
   return name;
 }
 
@@ -139,15 +138,18 @@ void PerfettoWriter::write(const ProfileSet& set, std::ostream& out) const {
   Json events = Json::array();
   events.push_back(metadata("process_name", 0,
                             {{"name", set.source.empty() ? std::string("fathom") : set.source}}));
+  std::vector<std::string> gaps;
+  for (const Profile& profile : set.profiles) gaps.push_back(trace_gap(set, profile));
   for (size_t i = 0; i < set.profiles.size(); ++i) {
     const int tid = static_cast<int>(i) + 1;
-    events.push_back(metadata("thread_name", tid, {{"name", thread_name(set.profiles[i], i)}}));
+    events.push_back(
+        metadata("thread_name", tid, {{"name", thread_name(set.profiles[i], i, gaps[i])}}));
     events.push_back(metadata("thread_sort_index", tid, {{"sort_index", i}}));
   }
   for (size_t i = 0; i < set.profiles.size(); ++i) {
     const Profile& profile = set.profiles[i];
     const int tid = static_cast<int>(i) + 1;
-    if (profile.events.empty())
+    if (!gaps[i].empty())
       add_call_tree(set, profile, tid, clock, events);
     else
       add_traced_calls(set, profile, tid, clock, events);

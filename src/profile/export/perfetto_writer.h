@@ -7,12 +7,14 @@
 // ts = (start_cycles + at_cycles) / clock_hz in microseconds, rounded down to whole nanoseconds
 // from absolute cycles so that calls that nest in cycles nest exactly in the file too. When
 // clock_hz is 0 one cycle counts as one microsecond (otherData.time_basis says so).
-//   - A Profile with a call trace gives one "X" event per call (args.cycles = the call's raw
+//   - A Profile whose call trace stands for all of it (profile_views.h trace_gap) gives one "X" event per call (args.cycles = the call's raw
 //     cycles, args.start_cycles = absolute cycles at entry) and a "C" counter event "stack"
 //     ({"stack_bytes": N}) at every Enter and Leave.
-//   - A Profile without one gives one "X" event per call-tree node (cat "call-tree"), children
+//   - Any other Profile gives one "X" event per call-tree node (cat "call-tree"), children
 //     laid out one after the other from their parent's start, sized by inclusive cycles and
-//     clipped to the parent, so they still nest.
+//     clipped to the parent, so they still nest: every frame's self and total time are its
+//     exclusive and inclusive cycles, without time order; the thread name says
+//     "(aggregated per call path, no time order: <why>)".
 #include "profile/export/profile_writer.h"
 
 namespace fathom::profile {

@@ -1,5 +1,7 @@
 #include "profile/export/profile_views.h"
 
+#include <fmt/core.h>
+
 #include <algorithm>
 #include <map>
 
@@ -39,6 +41,21 @@ std::vector<TraceEvent> checked_trace(const Profile& profile, size_t frame_count
     open.pop_back();
   }
   return out;
+}
+
+std::string trace_gap(const ProfileSet& set, const Profile& profile) {
+  if (profile.trace_truncated)
+    return fmt::format("the call trace would exceed {} events", profile.trace_event_limit);
+  if (profile.events.empty()) return "no call trace";
+  if (profile.execution_cycles.size() > 1)
+    return fmt::format("the call trace covers 1 of {} executions", profile.execution_cycles.size());
+  for (const CallNode& node : profile.nodes)
+    if (node.frame < set.frames.size() && set.frames[node.frame].inlined)
+      return "inlined functions are not in the call trace";
+  const std::vector<TraceEvent> trace = checked_trace(profile, set.frames.size());
+  if (trace.front().at_cycles != 0 || trace.back().at_cycles != profile.total_cycles)
+    return "the call trace does not end at the profile's total";
+  return "";
 }
 
 std::vector<CallStack> exclusive_stacks(const Profile& profile, size_t frame_count) {

@@ -23,6 +23,15 @@ std::string frame_name(const ProfileSet& set, uint32_t index);
 // trace comes back unchanged.
 std::vector<TraceEvent> checked_trace(const Profile& profile, size_t frame_count);
 
+// Why `profile`'s call trace cannot stand for the whole profile, or "" when it can: the trace
+// then covers every cycle of the profile call by call, and each frame's self and total time in
+// it equal the call tree's (profile/function_summary.h). Otherwise exporters lay out the call
+// tree (exact per call path, without time order) and say why in the profile's name:
+//   "no call trace", "the call trace would exceed N events", "the call trace covers 1 of N
+//   executions", "inlined functions are not in the call trace" (the trace records calls; the
+//   tree has DWARF's inlined frames), "the call trace does not end at the profile's total".
+std::string trace_gap(const ProfileSet& set, const Profile& profile);
+
 // One path of the call tree with its self cost.
 struct CallStack {
   std::vector<uint32_t> frames;  // frame indices root→leaf (>= frame_count: unknown frame)

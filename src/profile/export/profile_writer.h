@@ -25,7 +25,7 @@ class ProfileWriter {
 // Names accepted by make_profile_writer, in the order shown in help texts.
 const std::vector<std::string>& profile_writer_formats();
 
-// The writer for `format` ("speedscope", "perfetto", "folded", "callgrind"); a usage error
+// The writer for `format` ("speedscope", "perfetto", "folded", "callgrind", "json"); a usage error
 // listing the valid names for anything else.
 util::Result<std::unique_ptr<ProfileWriter>> make_profile_writer(std::string_view format);
 

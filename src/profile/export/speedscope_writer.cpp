@@ -28,10 +28,7 @@ Json frame_json(const Frame& frame) {
 // `uses_unknown` is set when an event refers to the "unknown frame" index (= frame count).
 Json evented_profile(const Profile& profile, size_t index, size_t frame_count, bool& uses_unknown) {
   const std::vector<TraceEvent> trace = checked_trace(profile, frame_count);
-  std::string name = fmt::format("{} (cycles", display_name(profile, index));
-  if (profile.trace_truncated)
-    name += fmt::format(", calls deeper than {} aggregated", profile.trace_depth_limit);
-  name += ")";
+  std::string name = fmt::format("{} (cycles, call trace)", display_name(profile, index));
   uint64_t end_cycles = profile.total_cycles;
   Json events = Json::array();
   for (const TraceEvent& event : trace) {
@@ -51,7 +48,8 @@ Json evented_profile(const Profile& profile, size_t index, size_t frame_count, b
   return out;
 }
 
-Json sampled_profile(const Profile& profile, size_t index, size_t frame_count, bool& uses_unknown) {
+Json sampled_profile(const Profile& profile, size_t index, size_t frame_count,
+                     const std::string& why, bool& uses_unknown) {
   Json samples = Json::array();
   Json weights = Json::array();
   uint64_t total_cycles = 0;
@@ -63,7 +61,8 @@ Json sampled_profile(const Profile& profile, size_t index, size_t frame_count, b
   }
   Json out;
   out["type"] = "sampled";
-  out["name"] = fmt::format("{} (cycles, from the call tree)", display_name(profile, index));
+  out["name"] = fmt::format("{} (cycles, aggregated per call path, no time order: {})",
+                            display_name(profile, index), why);
   out["unit"] = "none";
   out["startValue"] = 0;
   out["endValue"] = total_cycles;
@@ -80,9 +79,9 @@ void SpeedscopeWriter::write(const ProfileSet& set, std::ostream& out) const {
   Json profiles = Json::array();
   for (size_t i = 0; i < set.profiles.size(); ++i) {
     const Profile& profile = set.profiles[i];
-    profiles.push_back(profile.events.empty()
-                           ? sampled_profile(profile, i, frame_count, uses_unknown)
-                           : evented_profile(profile, i, frame_count, uses_unknown));
+    const std::string gap = trace_gap(set, profile);
+    profiles.push_back(gap.empty() ? evented_profile(profile, i, frame_count, uses_unknown)
+                                   : sampled_profile(profile, i, frame_count, gap, uses_unknown));
   }
   Json frames = Json::array();
   for (const Frame& frame : set.frames) frames.push_back(frame_json(frame));

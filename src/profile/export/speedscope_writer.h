@@ -3,11 +3,13 @@
 // frames in `shared.frames` (name, file and line where known) and one profile per Profile, in
 // the set's order, with `unit` "none" and costs in raw cycles (the profile name says
 // "(cycles)"):
-//   - a Profile with a call trace becomes an "evented" profile of O/C events (`at` = cycles since
-//     the span's start, startValue 0, endValue = the span's cycles); a truncated trace says
-//     "calls deeper than N aggregated" in the name;
-//   - a Profile without one becomes a "sampled" profile from its call tree: one sample per
-//     unique root→leaf stack with non-zero exclusive cycles, weighted by those cycles.
+//   - a Profile whose call trace stands for all of it (profile_views.h trace_gap) becomes an
+//     "evented" profile of O/C events (`at` = cycles since the span's start, startValue 0,
+//     endValue = the span's cycles), named "<op> (cycles, call trace)";
+//   - any other Profile becomes a "sampled" profile from its call tree: one sample per unique
+//     root→leaf stack with non-zero exclusive cycles, weighted by those cycles, named
+//     "<op> (cycles, aggregated per call path, no time order: <why>)". Every frame's self and
+//     total weight in it are exactly its exclusive and inclusive cycles.
 // A frame index out of range in the profile is shown as an extra frame "???".
 #include "profile/export/profile_writer.h"
 

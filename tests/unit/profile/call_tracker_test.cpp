@@ -160,26 +160,61 @@ TEST_F(CallTrackerTest, RecursionTailCallPointerCallAndNoReturn) {
   EXPECT_EQ(span.events.back().at_cycles, span.total_cycles);
 }
 
-TEST_F(CallTrackerTest, ALowEventLimitTruncatesTheTraceButKeepsItNested) {
+TEST_F(CallTrackerTest, ATraceOverTheEventLimitIsDroppedWholeAndTheTreeStaysComplete) {
   TrackerOptions o = options();
+  const ProfileSet full = [&] {
+    CallTracker tracker(o);
+    run(sim::HookMode::kBlock, &tracker);
+    return tracker.finish();
+  }();
+  ASSERT_FALSE(full.profiles[1].trace_truncated);
+  ASSERT_GT(full.profiles[1].events.size(), 10u);
   o.event_limit = 10;
   CallTracker tracker(o);
   run(sim::HookMode::kBlock, &tracker);
   const ProfileSet set = tracker.finish();
   const Profile& span = set.profiles[1];
   EXPECT_TRUE(span.trace_truncated);
-  EXPECT_LE(span.events.size(), 2 * o.event_limit);
-  int depth = 0;
-  for (const auto& e : span.events) {
-    depth += e.kind == TraceEvent::Kind::kEnter ? 1 : -1;
-    EXPECT_GE(depth, 0);
-  }
-  EXPECT_EQ(depth, 0);
-  // The call tree itself is complete regardless.
+  EXPECT_EQ(span.trace_event_limit, 10u);
+  // No part of a trace: a partial one would charge the calls it leaves out to their callers.
+  EXPECT_TRUE(span.events.empty());
+  // The call tree itself is complete regardless: the same as with the whole trace.
   uint64_t fib_calls = 0;
   for (const auto& n : span.nodes)
     if (set.frames[n.frame].address == image_->find_symbol("fib")->address) fib_calls += n.calls;
   EXPECT_EQ(fib_calls, 177u);
+  ASSERT_EQ(span.nodes.size(), full.profiles[1].nodes.size());
+  for (size_t i = 0; i < span.nodes.size(); ++i) {
+    EXPECT_EQ(span.nodes[i].exclusive_cycles, full.profiles[1].nodes[i].exclusive_cycles) << i;
+    EXPECT_EQ(span.nodes[i].inclusive_cycles, full.profiles[1].nodes[i].inclusive_cycles) << i;
+  }
+  EXPECT_EQ(span.total_cycles, full.profiles[1].total_cycles);
+}
+
+TEST_F(CallTrackerTest, CallsFromAnExcludedCallerAreNotExecutionsOfTheSpan) {
+  // leaf_add runs twice, both times with call_patterns as its caller (once after
+  // tail_caller's tail call replaced its frame, once through a pointer).
+  TrackerOptions o = options();
+  o.spans = {{"leaf_add", image_->find_symbol("leaf_add")->address}};
+  const ProfileSet counted = [&] {
+    CallTracker tracker(o);
+    run(sim::HookMode::kBlock, &tracker);
+    return tracker.finish();
+  }();
+  ASSERT_EQ(counted.profiles.size(), 2u);
+  EXPECT_EQ(counted.profiles[1].execution_cycles.size(), 2u);
+
+  o.excluded_callers = {image_->find_symbol("call_patterns")->address | 1u};  // Thumb bit ignored
+  CallTracker tracker(o);
+  run(sim::HookMode::kBlock, &tracker);
+  const ProfileSet set = tracker.finish();
+  ASSERT_EQ(set.profiles.size(), 1u);  // the whole run only: leaf_add never ran as the span
+  // The whole run still has both calls, at the same cost.
+  uint64_t calls = 0;
+  for (const auto& n : set.profiles[0].nodes)
+    if (set.frames[n.frame].address == image_->find_symbol("leaf_add")->address) calls += n.calls;
+  EXPECT_EQ(calls, 2u);
+  EXPECT_EQ(set.profiles[0].total_cycles, counted.profiles[0].total_cycles);
 }
 
 TEST_F(CallTrackerTest, AnOperationThatEndsInATailCallKeepsItsCallee) {

@@ -20,7 +20,8 @@ std::vector<std::string> render_lines(const ProfileSet& set) {
   return lines;
 }
 
-const std::regex kCostLine(R"(^0x[0-9a-f]+ [0-9]+ [0-9]+ [0-9]+$)");
+// One position (the address), then Cycles and Instructions.
+const std::regex kCostLine(R"(^0x[0-9a-f]+ [0-9]+ [0-9]+$)");
 
 size_t index_of_prefix(const std::vector<std::string>& lines, const std::string& prefix) {
   for (size_t i = 0; i < lines.size(); ++i)
@@ -35,9 +36,9 @@ struct Costs {
 
 Costs parse_cost(const std::string& line) {
   std::istringstream fields(line);
-  std::string address, source_line;
+  std::string address;
   Costs costs;
-  fields >> address >> source_line >> costs.cycles >> costs.instructions;
+  fields >> address >> costs.cycles >> costs.instructions;
   return costs;
 }
 
@@ -62,7 +63,7 @@ Costs checked_self_costs(const std::vector<std::string>& lines) {
         EXPECT_EQ(table.count(id), 1u) << "id used before its definition: " << line;
       }
     } else if (line.rfind("calls=", 0) == 0) {
-      EXPECT_TRUE(std::regex_match(line, std::regex(R"(^calls=[0-9]+ 0x[0-9a-f]+ [0-9]+$)")))
+      EXPECT_TRUE(std::regex_match(line, std::regex(R"(^calls=[0-9]+ 0x[0-9a-f]+$)")))
           << line;
       EXPECT_LT(i + 1, lines.size()) << "calls= at the end of the file";
       if (i + 1 >= lines.size()) break;
@@ -98,7 +99,7 @@ TEST(CallgrindWriter, HeaderComesFirstInOrder) {
   const size_t totals_at = index_of_prefix(lines, "totals: ");
   const size_t body = index_of_prefix(lines, "fl=");
   ASSERT_LT(body, lines.size());
-  EXPECT_EQ(lines[positions], "positions: instr line");
+  EXPECT_EQ(lines[positions], "positions: instr");
   EXPECT_EQ(lines[events], "events: Cycles Instructions");
   EXPECT_LT(positions, body);
   EXPECT_LT(events, totals_at);
@@ -124,8 +125,8 @@ TEST(CallgrindWriter, CallsCarryCountTargetAndInclusiveCost) {
   // a calls c twice from 0x08000202 (a.c:21); c's entry is 0x08000400 (c.c:40).
   const size_t at = index_of_prefix(lines, "calls=2 ");
   ASSERT_LT(at + 1, lines.size());
-  EXPECT_EQ(lines[at], "calls=2 0x8000400 40");
-  EXPECT_EQ(lines[at + 1], "0x8000202 21 30 20");
+  EXPECT_EQ(lines[at], "calls=2 0x8000400");
+  EXPECT_EQ(lines[at + 1], "0x8000202 30 20");
   EXPECT_EQ(lines[at - 1].rfind("cfn=(", 0), 0u);
   EXPECT_EQ(lines[at - 2].rfind("cfl=(", 0), 0u);
   // Five call edges, the recursive b → b among them.
@@ -134,13 +135,39 @@ TEST(CallgrindWriter, CallsCarryCountTargetAndInclusiveCost) {
   EXPECT_EQ(calls, 5u);
 }
 
-TEST(CallgrindWriter, InlinedSourceFileIsSwitchedWithFiAndBack) {
+TEST(CallgrindWriter, NamesTheObjectForTheMachineCodeView) {
+  ProfileSet set = fixture::one_profile();
+  set.object = "/images/image.elf";
+  const auto lines = render_lines(set);
+  const size_t ob = index_of_prefix(lines, "ob=");
+  ASSERT_LT(ob, lines.size());
+  EXPECT_EQ(lines[ob], "ob=/images/image.elf");
+  EXPECT_LT(ob, index_of_prefix(lines, "fn=")) << "ob= before the first function";
+  const auto plain = render_lines(fixture::one_profile());
+  EXPECT_EQ(index_of_prefix(plain, "ob="), plain.size()) << "no ob= without a known object";
+}
+
+// speedscope's importer (import/callgrind.ts) ignores `positions:` and reads a cost line as one
+// position followed by the events; callgrind_annotate skips the positions `positions:` names.
+// Both must read the same cycles and instructions from every cost line.
+TEST(CallgrindWriter, SpeedscopeAndCallgrindAnnotateReadTheSameColumns) {
   const auto lines = render_lines(fixture::one_profile());
-  const size_t fi = index_of_prefix(lines, "fi=");
-  ASSERT_LT(fi + 1, lines.size());
-  EXPECT_NE(lines[fi].find("inline.h"), std::string::npos) << lines[fi];
-  EXPECT_EQ(lines[fi + 1], "0x8000304 5 4 3");
-  EXPECT_LT(index_of_prefix(lines, "fe="), lines.size()) << "back to b.c for b's call sites";
+  const size_t positions_at = index_of_prefix(lines, "positions: ");
+  ASSERT_LT(positions_at, lines.size());
+  std::istringstream names(lines[positions_at].substr(11));
+  size_t position_columns = 0;
+  for (std::string name; names >> name;) ++position_columns;
+  EXPECT_EQ(position_columns, 1u) << "speedscope reads exactly one position column";
+  size_t cost_lines = 0;
+  for (const std::string& line : lines) {
+    if (!std::regex_match(line, kCostLine)) continue;
+    ++cost_lines;
+    std::istringstream fields(line);
+    std::vector<std::string> columns;
+    for (std::string c; fields >> c;) columns.push_back(c);
+    ASSERT_EQ(columns.size(), position_columns + 2) << line;
+  }
+  EXPECT_GT(cost_lines, 0u);
 }
 
 TEST(CallgrindWriter, WritesOnlyTheFirstProfileAndSaysSo) {

@@ -58,6 +58,31 @@ TEST(FoldedWriter, SeveralProfilesArePrefixedWithTheOperation) {
   EXPECT_EQ(sums.at("sha256_1k"), 150u);
 }
 
+// An ELF profiled with --function benchmark --whole-run: the function's profile is named after
+// its own root frame, which must not be repeated ("benchmark;benchmark;fib").
+TEST(FoldedWriter, AProfileNamedAfterItsRootFrameGetsNoRepeatedPrefix) {
+  ProfileSet set = fixture::two_profiles();
+  set.profiles[0].name = "a";
+  set.profiles[0].nodes = {fixture::node(fixture::kA, -1, {1}, 1, 50, 20, 32, 12),
+                           fixture::node(fixture::kC, 0, {}, 2, 30, 30, 20, 20)};
+  set.profiles[0].events.clear();
+  set.profiles[1].name = "whole run";
+  const auto lines = lines_of(render(set));
+  EXPECT_NE(std::find(lines.begin(), lines.end(), "a;c 30"), lines.end());
+  EXPECT_NE(std::find(lines.begin(), lines.end(), "a 20"), lines.end());
+  EXPECT_NE(std::find(lines.begin(), lines.end(), "whole run;main;c 50"), lines.end());
+  for (const auto& line : lines) EXPECT_EQ(line.rfind("a;a", 0), std::string::npos) << line;
+}
+
+TEST(FoldedWriter, TheOperationPrefixStaysWhenAnotherProfileHasTheSameRootName) {
+  // Both profiles' roots are "main": without the prefix their stacks would merge.
+  ProfileSet set = fixture::two_profiles();
+  set.profiles[0].name = "main";
+  const auto sums = checked_sums_by_first_frame(render(set));
+  EXPECT_EQ(sums.at("main"), 87u);
+  EXPECT_EQ(sums.at("sha256_1k"), 150u);
+}
+
 TEST(FoldedWriter, SeparatorsInNamesAreReplaced) {
   const std::string text = render(fixture::awkward_names());
   const auto sums = checked_sums_by_first_frame(text);

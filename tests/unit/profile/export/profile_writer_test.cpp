@@ -20,7 +20,7 @@ std::string render(std::string_view format, const ProfileSet& set) {
 
 TEST(ProfileWriter, FactoryKnowsEveryFormat) {
   EXPECT_EQ(profile_writer_formats(),
-            (std::vector<std::string>{"speedscope", "perfetto", "folded", "callgrind"}));
+            (std::vector<std::string>{"speedscope", "perfetto", "folded", "callgrind", "json"}));
   for (const auto& format : profile_writer_formats())
     EXPECT_TRUE(make_profile_writer(format).has_value()) << format;
 }
@@ -29,7 +29,8 @@ TEST(ProfileWriter, FactoryRejectsPprofNamingTheValidFormats) {
   auto unknown = make_profile_writer("pprof");
   ASSERT_FALSE(unknown.has_value());
   EXPECT_EQ(unknown.error().message,
-            "unknown profile format 'pprof'; use one of: speedscope, perfetto, folded, callgrind");
+            "unknown profile format 'pprof'; use one of: speedscope, perfetto, folded, callgrind, "
+            "json");
   EXPECT_TRUE(unknown.error().is_usage);
 }
 

@@ -3,8 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <map>
+#include <set>
 #include <sstream>
 
+#include "profile/function_summary.h"
 #include "profile_fixture.h"
 
 namespace fathom::profile {
@@ -109,12 +112,94 @@ TEST(SpeedscopeWriter, TracedProfileWithoutTraceBecomesSampledWithUniqueStacks) 
               profile["samples"].end());
 }
 
-TEST(SpeedscopeWriter, TruncatedTraceSaysSoInTheName) {
+// What speedscope shows for each frame of a sampled profile: self = weight of the samples the
+// frame ends, total = weight of the samples the frame is in (once per sample, however often).
+std::map<uint64_t, std::pair<uint64_t, uint64_t>> sampled_self_and_total(const json& profile) {
+  std::map<uint64_t, std::pair<uint64_t, uint64_t>> out;
+  for (size_t i = 0; i < profile["samples"].size(); ++i) {
+    const json& stack = profile["samples"][i];
+    const uint64_t weight = profile["weights"][i];
+    out[stack.back().get<uint64_t>()].first += weight;
+    std::set<uint64_t> seen;
+    for (const json& frame : stack)
+      if (seen.insert(frame.get<uint64_t>()).second) out[frame.get<uint64_t>()].second += weight;
+  }
+  return out;
+}
+
+TEST(SpeedscopeWriter, ATraceOverTheLimitGivesTheSampledCallTreeAndSaysWhy) {
   ProfileSet set = fixture::one_profile();
+  set.profiles[0].events.clear();
   set.profiles[0].trace_truncated = true;
-  set.profiles[0].trace_depth_limit = 3;
-  const std::string name = render(set)["profiles"][0]["name"];
-  EXPECT_NE(name.find("calls deeper than 3 aggregated"), std::string::npos) << name;
+  set.profiles[0].trace_event_limit = 3;
+  const json profile = render(set)["profiles"][0];
+  EXPECT_EQ(profile["type"], "sampled");
+  EXPECT_EQ(profile["name"], "ecdh_p256_shared (cycles, aggregated per call path, no time order: "
+                             "the call trace would exceed 3 events)");
+}
+
+TEST(SpeedscopeWriter, ATraceOfOneOfSeveralExecutionsIsNotWritten) {
+  ProfileSet set = fixture::one_profile();
+  set.profiles[0].execution_cycles = {40, 47};
+  const json profile = render(set)["profiles"][0];
+  EXPECT_EQ(profile["type"], "sampled");
+  EXPECT_NE(profile["name"].get<std::string>().find("the call trace covers 1 of 2 executions"),
+            std::string::npos);
+}
+
+TEST(SpeedscopeWriter, InlinedFramesInTheTreeMakeTheProfileSampled) {
+  ProfileSet set = fixture::one_profile();
+  set.frames.push_back({"helper (inlined)", "a.c", 22, 0, true});
+  // Five of a's 20 cycles were inlined helper's.
+  Profile& p = set.profiles[0];
+  p.nodes[1].exclusive_cycles -= 5;
+  p.nodes[1].children.push_back(static_cast<uint32_t>(p.nodes.size()));
+  p.nodes.push_back(fixture::node(4, 1, {}, 0, 5, 5, 2, 2));
+  const json profile = render(set)["profiles"][0];
+  EXPECT_EQ(profile["type"], "sampled");
+  EXPECT_NE(profile["name"].get<std::string>().find("inlined functions are not in the call trace"),
+            std::string::npos);
+  EXPECT_EQ(sampled_self_and_total(profile)[4], (std::pair<uint64_t, uint64_t>{5, 5}));
+}
+
+TEST(SpeedscopeWriter, SampledWeightsAreEveryFramesExclusiveAndInclusiveCycles) {
+  ProfileSet set = fixture::one_profile();
+  set.profiles[0].events.clear();  // b recurses: its total counts once per sample
+  const json profile = render(set)["profiles"][0];
+  const auto shown = sampled_self_and_total(profile);
+  const auto costs = function_costs(set.profiles[0]);
+  ASSERT_EQ(shown.size(), costs.size());
+  for (const FunctionCosts& c : costs) {
+    ASSERT_TRUE(shown.count(c.frame)) << c.frame;
+    EXPECT_EQ(shown.at(c.frame).first, c.exclusive_cycles) << c.frame;
+    EXPECT_EQ(shown.at(c.frame).second, c.inclusive_cycles) << c.frame;
+  }
+  EXPECT_EQ(shown.at(fixture::kB).second, 27u);
+}
+
+TEST(SpeedscopeWriter, AnEventedTraceGivesEveryFrameItsExclusiveAndInclusiveCycles) {
+  const json profile = render(fixture::one_profile())["profiles"][0];
+  ASSERT_EQ(profile["type"], "evented");
+  EXPECT_EQ(profile["name"], "ecdh_p256_shared (cycles, call trace)");
+  // speedscope's reading: the time between two events is the top frame's self time and the
+  // total time of every frame open then (once, however often it is open).
+  std::map<uint64_t, std::pair<uint64_t, uint64_t>> shown;
+  std::vector<uint64_t> open;
+  uint64_t last = 0;
+  for (const json& e : profile["events"]) {
+    const uint64_t at = e["at"];
+    if (!open.empty()) {
+      shown[open.back()].first += at - last;
+      for (uint64_t f : std::set<uint64_t>(open.begin(), open.end())) shown[f].second += at - last;
+    }
+    last = at;
+    if (e["type"] == "O") open.push_back(e["frame"]);
+    else open.pop_back();
+  }
+  for (const FunctionCosts& c : function_costs(fixture::one_profile().profiles[0])) {
+    EXPECT_EQ(shown[c.frame].first, c.exclusive_cycles) << c.frame;
+    EXPECT_EQ(shown[c.frame].second, c.inclusive_cycles) << c.frame;
+  }
 }
 
 TEST(SpeedscopeWriter, EmptySetIsAValidFile) {
@@ -135,13 +220,14 @@ TEST(SpeedscopeWriter, MalformedTraceStillGivesANestedProfile) {
   ProfileSet set = fixture::one_profile();
   using K = TraceEvent::Kind;
   set.profiles[0].events = {
-      {K::kEnter, fixture::kMain, 5, 0},
+      {K::kEnter, fixture::kMain, 0, 0},
       {K::kLeave, fixture::kA, 6, 0},     // Leave of nothing
       {K::kEnter, 99, 7, 0},              // frame out of range
       {K::kEnter, fixture::kB, 3, 0},     // time going back
       {K::kLeave, fixture::kMain, 9, 0},  // closes b and frame 99 first
       {K::kEnter, fixture::kC, 10, 0},    // never left
   };
+  set.profiles[0].total_cycles = 10;  // where the repaired trace ends: it is written as a trace
   set.frames.push_back({"bad\xff utf8", "", 0, 0});  // invalid UTF-8 must not throw
   const json file = render(set);
   expect_valid_evented(file["profiles"][0], file["shared"]["frames"].size());
