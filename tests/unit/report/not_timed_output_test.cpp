@@ -75,7 +75,7 @@ TEST(NotTimedOutput, TableShowsNoFigureAndSaysWhy) {
     EXPECT_EQ(row.find(" 5 "), std::string::npos) << row;
     EXPECT_EQ(row.find("0.08"), std::string::npos) << row;
     EXPECT_EQ(row.find("77"), std::string::npos) << row;
-    EXPECT_EQ(row.find('*'), std::string::npos) << row;  // never the fastest
+    EXPECT_EQ(row.find('*'), std::string::npos) << row;     // never the fastest
     EXPECT_NE(row.find("pass"), std::string::npos) << row;  // its KAT result stays
   }
 }
