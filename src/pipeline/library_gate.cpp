@@ -68,9 +68,10 @@ bool enforce_library_gate(std::vector<model::OperationResult>& operations,
     if (!why.empty()) break;
   }
   if (why.empty()) {
-    // The gate held. Its known-answer phase is the check; its timed run does nothing (wolfCrypt's
-    // self-test costs 70-124 M cycles, far too much to repeat per timed run), so the figures
-    // of that run are probe residue, not the gate's cost: none of them is reported.
+    // The gate held. Its known-answer phase is the check; its timed run does nothing (a wolfSSL
+    // image with its self-test measured 71.6-124.7 M cycles, docs/CLI.md "Not timed": too much
+    // to repeat per timed run), so the figures of that run are probe residue, not the gate's
+    // cost: none of them is reported.
     for (auto& op : operations)
       if (std::find(library.gate_operations.begin(), library.gate_operations.end(),
                     op.operation) != library.gate_operations.end()) {
