@@ -11,6 +11,7 @@
 
 #include "build/build_key.h"
 #include "build/c_library.h"
+#include "build/configuration_proof.h"
 #include "build/ninja_file.h"
 #include "elf/elf_image.h"
 #include "util/sha256.h"
@@ -386,19 +387,8 @@ util::Result<BuiltImage> build_image(const ImageRequest& req, const Toolchain& t
   // Prove the image is the configuration it claims to be.
   auto elf = elf::ElfImage::load(elf_path);
   if (!elf) return tl::unexpected(elf.error());
-  for (const auto& s : cfg.expect_symbols_present)
-    if (!elf->find_symbol(s))
-      return util::fail(fmt::format(
-          "configuration '{}' expects symbol '{}' in the linked image, but it is absent: the "
-          "build did not produce the configuration it claims (check its defines/undefines)",
-          cfg.name, s));
-  for (const auto& s : cfg.expect_symbols_absent)
-    if (elf->find_symbol(s))
-      return util::fail(fmt::format(
-          "configuration '{}' expects symbol '{}' to be absent, but the linked image contains "
-          "it: the build did not produce the configuration it claims (check its "
-          "defines/undefines)",
-          cfg.name, s));
+  if (auto proved = prove_configuration(cfg, *elf, elf_path); !proved)
+    return tl::unexpected(proved.error());
   auto has_symbol = [&](std::string_view s) { return elf->find_symbol(std::string(s)) != nullptr; };
   if (auto r = check_libc(cfg.name, cfg.libc, has_symbol); !r) return tl::unexpected(r.error());
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "model/run_result.h"
+#include "model/statistics.h"
 #include "util/error.h"
 
 namespace fathom::compare {
@@ -55,7 +56,7 @@ struct CompareOptions {
   // Noise threshold in percent of A. Simulator results (provenance.timing_model non-empty on
   // both sides) use it as is; hardware results use max(threshold_percent, 3 × the larger
   // relative spread of the two sample sets) for cycles and instructions.
-  double threshold_percent = 0.5;
+  double threshold_percent = model::kNoiseThresholdPercent;
   std::vector<GateRule> fail_above;  // the CI gate; empty = no gate
 };
 

@@ -164,6 +164,8 @@ model::OperationResult operation(const Node& node) {
     op.object_bytes =
         Node::unwrap(history::object_bytes_from_value(objects->json(), objects->path()));
   op.error = node.at("error").text_or_empty();
+  // Came later within schema 1: optional.
+  if (auto not_timed = node.find("not_timed")) op.not_timed = not_timed->text_or_empty();
   return op;
 }
 

@@ -562,6 +562,13 @@ SourcePosition DebugInfo::line_at(uint32_t address) {
   return pos;
 }
 
+bool DebugInfo::has_inlined_code_of(std::string_view function) const {
+  for (const auto& ranges : index_->inlined)
+    for (const auto& r : ranges)
+      if (r.high > r.low && r.function == function) return true;
+  return false;
+}
+
 std::vector<InlineFrame> DebugInfo::inline_chain(uint32_t address) {
   auto cached = inline_cache_.find(address);
   if (cached != inline_cache_.end()) return cached->second;

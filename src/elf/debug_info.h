@@ -14,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -78,6 +79,11 @@ class DebugInfo {
   // The inlined calls `address` lies in, innermost first; empty when it is not in inlined
   // code or the image has no DWARF.
   std::vector<InlineFrame> inline_chain(uint32_t address);
+  // True if code inlined from the function named `function` (a DW_TAG_inlined_subroutine whose
+  // abstract origin has that DW_AT_name) lies in a live function of the image, i.e. not in code
+  // that --gc-sections dropped. False without DWARF. A function can be inlined at -Os and
+  // have no symbol of its own while its code is in the image.
+  bool has_inlined_code_of(std::string_view function) const;
 
   // File names as reported: relative to the compilation directory of the unit that names
   // them when they lie below it, else the full path; two different files never share a name.

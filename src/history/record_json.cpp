@@ -153,6 +153,7 @@ util::Result<model::Provenance> provenance_from_value(const Json& json, std::str
                 .field("board", p.board)
                 .field("core", p.core)
                 .field("clock_hz", p.clock_hz)
+                .field("stack_reserve_bytes", p.stack_reserve_bytes)  // absent before it existed
                 .field("library", p.library)
                 .field("library_version", p.library_version)
                 .field("libc", p.libc)  // absent in records made before the libc axis

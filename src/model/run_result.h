@@ -60,8 +60,14 @@ struct OperationResult {
   // bytes. Empty if the workload reports none.
   std::map<std::string, uint64_t> object_bytes;
   std::string error;  // why there is no timing (KAT failure, fault, ...), empty if none
+  // Why an operation whose KAT passed has no timing or memory figures by design, e.g. a library
+  // gate whose timed run does nothing (pipeline/library_gate.h): any figure from that run would
+  // not be the operation's cost. Empty for an ordinary operation. Not an error.
+  std::string not_timed;
 
-  bool has_timing() const { return kat == KatStatus::kPassed && cycles.has_value(); }
+  bool has_timing() const {
+    return kat == KatStatus::kPassed && cycles.has_value() && not_timed.empty();
+  }
 };
 
 // Where a number came from. Serialized as-is into JSON.
@@ -73,6 +79,9 @@ struct Provenance {
   std::string board;
   std::string core;
   uint64_t clock_hz = 0;
+  // The board's main stack reserve (model::Board::stack_bytes): an operation whose peak stack
+  // exceeds it would overrun the stack on the part (report/stack_reserve.h). 0 if unknown.
+  uint32_t stack_reserve_bytes = 0;
   std::string library;
   std::string library_version;
   std::string libc;              // "newlib", "newlib-nano", "picolibc" (model::kLibcNames)

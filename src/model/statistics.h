@@ -15,6 +15,10 @@ struct Statistics {
   uint64_t max = 0;
 };
 
+// Two medians closer than this, in percent of the lower one, are the same figure within the
+// noise that `fathom compare` allows (its default --threshold): neither is faster.
+inline constexpr double kNoiseThresholdPercent = 0.5;
+
 // Statistics of `samples`; std::nullopt when there are none.
 std::optional<Statistics> summarize(const std::vector<uint64_t>& samples);
 

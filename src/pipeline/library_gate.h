@@ -21,10 +21,16 @@ void enforce_kat_gate(model::OperationResult& op);
 std::vector<std::string> with_gate_operations(const std::vector<std::string>& operations,
                                               const build::LibraryDescription& library);
 
+// What a gate operation that held carries as OperationResult::not_timed.
+extern const char* const kGateNotTimed;
+
 // Applies `library`'s gate to one image's results: if a gate operation is missing from
 // `operations` or did not pass its KAT, every operation (the gate's too) loses its timing and
 // memory figures and gets the error "<gate_failure> (<gate>: <why>)", unless it already had an
-// error of its own. Returns whether the gate held (true also when the library has no gate).
+// error of its own. If the gate held, the gate operations themselves lose their timing and
+// memory figures (their timed run does nothing, so the figures are not their cost) and carry
+// `not_timed` = kGateNotTimed. Returns whether the gate held (true also when the library has no
+// gate).
 bool enforce_library_gate(std::vector<model::OperationResult>& operations,
                           const build::LibraryDescription& library);
 

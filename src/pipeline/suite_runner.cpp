@@ -141,6 +141,7 @@ util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOpt
       if (!board) return tl::unexpected(board.error());
       prov.core = board->core;
       prov.clock_hz = board->clock_hz;
+      prov.stack_reserve_bytes = board->stack_bytes;
       auto lib = build::load_library(options.firmware_dir, cfg.library);
       if (!lib) return tl::unexpected(lib.error());
       prov.library_version = lib->version;

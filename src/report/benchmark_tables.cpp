@@ -87,6 +87,8 @@ void write_speed(std::ostream& out, const Summary& summary, const RowKey& key) {
       const auto& c = *row.operation->cycles;
       cells.insert(cells.end(), {with_thousands(c.count), rounded(c.mean), rounded(c.median),
                                  with_thousands(c.min), with_thousands(c.max)});
+    } else if (!row.operation->not_timed.empty()) {
+      cells.insert(cells.end(), {"not timed", "-", "-", "-", "-"});
     } else {
       cells.insert(cells.end(), {"-", "-", "-", "-", "-"});
     }

@@ -65,8 +65,9 @@ void CsvWriter::write(const model::RunResult& run, std::ostream& out) const {
                                      "instructions_median",
                                      "time_us"};
   if (with_ratio) header.push_back("ratio");
-  for (const char* name : {"peak_stack_bytes", "heap_peak_bytes", "allocations", "heap_start_bytes", "clock_hz",
-                           "libc", "image_completed", "image_error", "error"})
+  for (const char* name : {"peak_stack_bytes", "heap_peak_bytes", "allocations",
+                           "heap_start_bytes", "clock_hz", "libc", "image_completed",
+                           "image_error", "error", "not_timed"})
     header.push_back(name);
   // One column per primitive-share group of any row, sorted, at the end: a fraction in [0, 1],
   // empty where the row has no share for that group.
@@ -118,6 +119,7 @@ void CsvWriter::write(const model::RunResult& run, std::ostream& out) const {
     fields.push_back(image.completed ? "true" : "false");
     fields.push_back(image.error);
     fields.push_back(op ? op->error : "");
+    fields.push_back(op ? op->not_timed : "");
     for (const auto& group : share_groups) {
       std::string cell;
       if (row.timed)  // a timed row has an operation

@@ -54,13 +54,6 @@ Json entry(const std::string& name, uint64_t iterations, double time_ns) {
   return out;
 }
 
-Json error_entry(const std::string& name, const std::string& message) {
-  Json out = entry(name, 0, 0.0);
-  out["error_occurred"] = true;
-  out["error_message"] = message;
-  return out;
-}
-
 // "a, b" of the distinct non-empty values, in first-seen order.
 std::string distinct(const model::RunResult& run, std::string (*field)(const model::ImageResult&)) {
   std::vector<std::string> values;
@@ -85,7 +78,7 @@ const GbenchContext& host_gbench_context() {
     c.date = date.data();
     std::array<char, 256> host{};
     if (gethostname(host.data(), host.size() - 1) == 0) c.host_name = host.data();
-    c.num_cpus = std::max(1u, std::thread::hardware_concurrency());
+    c.host_num_cpus = std::max(1u, std::thread::hardware_concurrency());
     return c;
   }();
   return context;
@@ -100,7 +93,7 @@ void GbenchWriter::write(const model::RunResult& run, std::ostream& out) const {
   context["date"] = context_.date;
   context["host_name"] = context_.host_name;
   context["executable"] = "fathom";
-  context["num_cpus"] = context_.num_cpus;
+  context["num_cpus"] = 1;  // the board: one core
   const uint64_t first_clock_hz = run.images.empty() ? 0 : run.images[0].provenance.clock_hz;
   context["mhz_per_cpu"] = first_clock_hz / 1'000'000;
   context["library_build_type"] = "release";
@@ -109,6 +102,7 @@ void GbenchWriter::write(const model::RunResult& run, std::ostream& out) const {
   context["timing_model"] =
       distinct(run, [](const model::ImageResult& i) { return i.provenance.timing_model; });
   context["suite"] = run.suite;
+  context["host_num_cpus"] = std::to_string(context_.host_num_cpus);  // context extras: strings
 
   Json benchmarks = Json::array();
   std::map<std::string, int> seen;  // keeps names unique should an image appear twice
@@ -116,26 +110,34 @@ void GbenchWriter::write(const model::RunResult& run, std::ostream& out) const {
     const int n = ++seen[name];
     return n == 1 ? name : fmt::format("{}#{}", name, n);
   };
+  std::vector<std::string> not_timed;  // operations without a figure by design: no entry
+  std::vector<std::string> errors;     // "<name>: <why>" of what has no entry because it failed
+  const auto error_entry = [&](const std::string& name, const std::string& message) {
+    errors.push_back(fmt::format("{}: {}", name, message));
+  };
   for (const auto& img : run.images) {
     const std::string suffix = several_boards ? "@" + img.board : "";
     if (img.operations.empty() && (!img.completed || !img.error.empty())) {
-      benchmarks.push_back(error_entry(unique_name(img.configuration + suffix),
-                                       img.error.empty() ? "image did not complete" : img.error));
+      error_entry(unique_name(img.configuration + suffix),
+                  img.error.empty() ? "image did not complete" : img.error);
       continue;
     }
     const uint64_t clock_hz = img.provenance.clock_hz;
     for (const auto& op : img.operations) {
+      if (!op.not_timed.empty() && op.error.empty()) {
+        not_timed.push_back(img.configuration + "/" + op.operation + suffix);
+        continue;
+      }
       const std::string name = unique_name(img.configuration + "/" + op.operation + suffix);
       if (!op.has_timing()) {
-        benchmarks.push_back(error_entry(name, no_timing_reason(img, op)));
+        error_entry(name, no_timing_reason(img, op));
         continue;
       }
       const double time_ns =
           clock_hz == 0 ? NAN : op.cycles->median * 1e9 / static_cast<double>(clock_hz);
       if (!std::isfinite(time_ns) || !std::isfinite(op.cycles->median)) {
-        benchmarks.push_back(error_entry(
-            name,
-            fmt::format("board {} has no clock frequency to turn cycles into time", img.board)));
+        error_entry(name, fmt::format("board {} has no clock frequency to turn cycles into time",
+                                      img.board));
         continue;
       }
       Json b = entry(name, op.cycles->count, time_ns);
@@ -147,6 +149,11 @@ void GbenchWriter::write(const model::RunResult& run, std::ostream& out) const {
       benchmarks.push_back(std::move(b));
     }
   }
+
+  // A consumer pairs entries by name and compares their times: an operation that has no timing
+  // by design (a library gate, OperationResult::not_timed) gets no entry; it is named here.
+  if (!not_timed.empty()) context["not_timed"] = fmt::format("{}", fmt::join(not_timed, ", "));
+  if (!errors.empty()) context["errors"] = fmt::format("{}", fmt::join(errors, "\n"));
 
   Json doc;
   doc["context"] = std::move(context);

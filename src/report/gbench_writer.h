@@ -6,9 +6,17 @@
 // appended when the run has several boards). Time is the median cycle count at the image's
 // board clock, in ns (real_time = cpu_time); the raw figures are counters: cycles,
 // instructions, peak_stack_bytes, heap_peak_bytes (each present only when measured).
-// An operation without timing (KAT failed or not run, image fault) is an entry with
-// error_occurred and error_message, as google/benchmark writes a skipped benchmark; an image
-// that stopped before any operation is one such entry named "<configuration>".
+// An operation without timing (KAT failed or not run, image fault), and an image that stopped
+// before any operation, gets no entry: google/benchmark writes a failed benchmark with
+// error_occurred and a real_time of 0, which compare.py pairs by name and compares like a
+// measurement (a "+200%" change). Each is recorded in the context's "errors" field instead, one
+// "<name>: <why>" per line. An operation that has no timing by design (a library gate,
+// OperationResult::not_timed) is named in "not_timed".
+//
+// The context describes one machine, the simulated board, as google/benchmark describes the
+// machine that ran the benchmarks: num_cpus 1 and mhz_per_cpu its clock (the first image's board
+// when a run has several; each entry's time uses its own board's clock). The host that ran the
+// simulator is in host_name and host_num_cpus.
 #include <cstdint>
 #include <string>
 
@@ -20,7 +28,7 @@ namespace fathom::report {
 struct GbenchContext {
   std::string date;  // ISO 8601, "2024-05-01T12:00:00+00:00"
   std::string host_name;
-  uint32_t num_cpus = 1;
+  uint32_t host_num_cpus = 1;  // the host's, not the simulated board's
 };
 
 // This host's context, taken once per process (the first call fixes the date), so that every

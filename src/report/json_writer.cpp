@@ -1,7 +1,11 @@
 #include "report/json_writer.h"
 
 #include <cmath>
+#include <map>
 #include <nlohmann/json.hpp>
+
+#include "report/stack_reserve.h"
+#include "report/summary.h"
 
 namespace fathom::report {
 namespace {
@@ -42,7 +46,10 @@ std::string kat_status(model::KatStatus kat) {
 }
 
 
-Json operation(const model::OperationResult& op) {
+// The fastest mark of each operation (report/summary.h) across the run's images.
+using FastestMarks = std::map<const model::OperationResult*, FastestMark>;
+
+Json operation(const model::OperationResult& op, const FastestMarks& marks) {
   // Measured figures only for an operation whose KAT passed in this image.
   const bool kat_passed = op.kat == model::KatStatus::kPassed;
   Json out;
@@ -62,6 +69,13 @@ Json operation(const model::OperationResult& op) {
   stats["cycles"] = kat_passed ? statistics(op.cycles) : Json(nullptr);
   stats["instructions"] = kat_passed ? statistics(op.instructions) : Json(nullptr);
   out["statistics"] = std::move(stats);
+  // "fastest": the lowest median of this operation on this board, beyond the noise threshold
+  // (model::kNoiseThresholdPercent) of every other configuration; "tied": within it of the
+  // lowest, as is another; null otherwise or with fewer than two timed configurations.
+  const auto mark = marks.find(&op);
+  out["fastest"] = mark == marks.end() || mark->second == FastestMark::kNone
+                       ? Json(nullptr)
+                       : Json(fastest_mark_name(mark->second));
   Json memory;
   memory["peak_stack_bytes"] = kat_passed ? optional_value(op.peak_stack_bytes) : Json(nullptr);
   memory["heap_peak_bytes"] = kat_passed ? optional_value(op.heap_peak_bytes) : Json(nullptr);
@@ -90,11 +104,14 @@ Json operation(const model::OperationResult& op) {
   Json objects = Json::object();
   for (const auto& [object, bytes] : op.object_bytes) objects[object] = bytes;
   out["object_bytes"] = std::move(objects);
+  // Why an operation whose KAT passed has no figures by design (a library gate); null for an
+  // ordinary operation. Its samples, statistics and memory figures are then empty / null.
+  out["not_timed"] = text_or_null(op.not_timed);
   out["error"] = text_or_null(op.error);
   return out;
 }
 
-Json image(const model::ImageResult& img) {
+Json image(const model::ImageResult& img, const FastestMarks& marks) {
   Json out;
   out["configuration"] = img.configuration;
   out["board"] = img.board;
@@ -118,7 +135,7 @@ Json image(const model::ImageResult& img) {
   out["totals"] = Json{{"cycles", img.total_cycles}, {"instructions", img.total_instructions}};
   out["provenance"] = provenance_json(img.provenance);
   Json operations = Json::array();
-  for (const auto& op : img.operations) operations.push_back(operation(op));
+  for (const auto& op : img.operations) operations.push_back(operation(op, marks));
   out["operations"] = std::move(operations);
   out["console_log"] = img.console_log;
   return out;
@@ -135,6 +152,7 @@ nlohmann::ordered_json provenance_json(const model::Provenance& p) {
   out["board"] = p.board;
   out["core"] = p.core;
   out["clock_hz"] = p.clock_hz;
+  out["stack_reserve_bytes"] = p.stack_reserve_bytes;
   out["library"] = p.library;
   out["library_version"] = p.library_version;
   out["libc"] = p.libc;
@@ -158,8 +176,11 @@ void JsonWriter::write(const model::RunResult& run, std::ostream& out) const {
   Json doc;
   doc["schema_version"] = model::RunResult::kSchemaVersion;
   doc["suite"] = run.suite;
+  FastestMarks marks;
+  for (const auto& row : summarize_run(run, RowOrder::kImage).rows)
+    if (row.operation) marks[row.operation] = row.fastest;
   Json images = Json::array();
-  for (const auto& img : run.images) images.push_back(image(img));
+  for (const auto& img : run.images) images.push_back(image(img, marks));
   doc["images"] = std::move(images);
   // The fairness control and device workflows (src/analysis), derived from the images above.
   Json fairness = Json::array();
@@ -204,6 +225,17 @@ void JsonWriter::write(const model::RunResult& run, std::ostream& out) const {
     workflows.push_back(std::move(entry));
   }
   doc["workflows"] = std::move(workflows);
+  // Operations whose peak stack exceeds their board's stack reserve (report/stack_reserve.h).
+  Json warnings = Json::array();
+  for (const auto& o : stack_overruns(run))
+    warnings.push_back(Json{{"kind", "stack-reserve-exceeded"},
+                            {"configuration", o.image->configuration},
+                            {"board", o.image->board},
+                            {"operation", o.operation->operation},
+                            {"peak_stack_bytes", o.peak_stack_bytes},
+                            {"stack_reserve_bytes", o.stack_reserve_bytes},
+                            {"message", stack_overrun_text(o)}});
+  doc["warnings"] = std::move(warnings);
   // Replace invalid UTF-8 (e.g. a corrupt console line) instead of throwing.
   out << doc.dump(2, ' ', false, Json::error_handler_t::replace) << '\n';
 }

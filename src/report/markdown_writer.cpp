@@ -1,5 +1,7 @@
 #include "report/markdown_writer.h"
 
+#include "report/stack_reserve.h"
+
 #include <utility>
 
 #include "report/summary_grid.h"
@@ -30,6 +32,10 @@ void MarkdownWriter::write(const model::RunResult& run, std::ostream& out) const
     for (const auto& row : grid.rows) write_row(out, row);
     if (!grid.footnotes.empty()) out << '\n';
     for (const auto& note : grid.footnotes) out << markdown_cell(note) << '\n';
+  }
+  if (const auto overruns = stack_overruns(run); !overruns.empty()) {
+    out << "\n### Stack reserve exceeded\n\n";
+    for (const auto& o : overruns) out << "- **" << markdown_cell(stack_overrun_text(o)) << "**\n";
   }
   // Fairness control and workflows as preformatted text (their lines are aligned).
   for (const auto& [title, section] :

@@ -66,9 +66,22 @@ std::string kat_text(const model::OperationResult& op) {
   return fmt::format("FAIL: {}", fmt::join(failed, ", "));
 }
 
+std::string fastest_mark_name(FastestMark mark) {
+  switch (mark) {
+    case FastestMark::kFastest:
+      return "fastest";
+    case FastestMark::kTied:
+      return "tied";
+    case FastestMark::kNone:
+      break;
+  }
+  return "";
+}
+
 std::string row_note(const SummaryRow& row) {
   if (!row.operation) return row.image->error.empty() ? "no operations ran" : row.image->error;
   if (!row.operation->error.empty()) return row.operation->error;
+  if (!row.operation->not_timed.empty()) return "not timed: " + row.operation->not_timed;
   if (row.timed) return "";
   switch (row.operation->kat) {
     case model::KatStatus::kFailed:
@@ -144,7 +157,13 @@ Summary summarize_run(const model::RunResult& run, RowOrder order) {
     if (rows.size() < 2) continue;
     double best = rows.front()->operation->cycles->median;
     for (const auto* r : rows) best = std::min(best, r->operation->cycles->median);
-    for (auto* r : rows) r->fastest = r->operation->cycles->median == best;
+    // Within the noise threshold of the best: as fast as it.
+    const auto within = [&](const SummaryRow* r) {
+      return (r->operation->cycles->median - best) * 100.0 <= model::kNoiseThresholdPercent * best;
+    };
+    const auto level = static_cast<size_t>(std::count_if(rows.begin(), rows.end(), within));
+    for (auto* r : rows)
+      if (within(r)) r->fastest = level == 1 ? FastestMark::kFastest : FastestMark::kTied;
   }
 
   for (const auto& image : run.images) {

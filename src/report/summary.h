@@ -10,6 +10,11 @@
 
 namespace fathom::report {
 
+enum class FastestMark { kNone, kFastest, kTied };
+
+// "fastest", "tied" or "" (the word the JSON results use).
+std::string fastest_mark_name(FastestMark mark);
+
 struct SummaryRow {
   const model::ImageResult* image = nullptr;
   // Null for an image that has no operations at all (e.g. its build failed); such a row
@@ -24,10 +29,12 @@ struct SummaryRow {
   // This row's median cycles ÷ the baseline's for the same operation and board. The baseline
   // is the configuration of the first image in the run. Set only when both are timed.
   std::optional<double> ratio;
-  // True for the timed row with the lowest median cycles among the timed rows of the same
-  // operation on the same board, when there are at least two of them (ties: every row at the
-  // minimum). The matrix table marks it.
-  bool fastest = false;
+  // Among the timed rows of the same operation on the same board, when there are at least two:
+  // kFastest for the row with the lowest median cycles when every other median is more than
+  // model::kNoiseThresholdPercent above it; kTied for every row within that threshold of the
+  // lowest median when there are two or more such rows (none of them is faster within the
+  // noise). The matrix table marks both.
+  FastestMark fastest = FastestMark::kNone;
 };
 
 enum class RowOrder {
@@ -49,7 +56,8 @@ Summary summarize_run(const model::RunResult& run, RowOrder order);
 // "pass", "FAIL: v1, v2" (or "FAIL" when no vector failed by name), "not run".
 std::string kat_text(const model::OperationResult& op);
 
-// Why `row` has no timing ("" when it is timed and has no error).
+// Why `row` has no timing ("" when it is timed and has no error); "not timed: <why>" for an
+// operation that has no timing by design (OperationResult::not_timed).
 std::string row_note(const SummaryRow& row);
 
 // "1,234,567".

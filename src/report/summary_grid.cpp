@@ -74,11 +74,23 @@ Grid summary_grid(const Summary& summary) {
                      }});
   columns.push_back({"median [cycles]", true,
                      [&](auto& r) { return stats(r) ? cycles(stats(r)->median) : kMissing; }});
-  // '*' marks the fastest configuration of each operation (per board).
+  // '*' marks the fastest configuration of each operation (per board), "tie" every
+  // configuration as fast as the fastest within the noise threshold.
   bool show_fastest = false;
-  for (const auto& row : summary.rows) show_fastest = show_fastest || row.fastest;
+  for (const auto& row : summary.rows)
+    show_fastest = show_fastest || row.fastest != FastestMark::kNone;
   if (show_fastest)
-    columns.push_back({"fastest", false, [](auto& r) { return r.fastest ? "*" : ""; }});
+    columns.push_back({"fastest", false, [](auto& r) {
+                         switch (r.fastest) {
+                           case FastestMark::kFastest:
+                             return "*";
+                           case FastestMark::kTied:
+                             return "tie";
+                           case FastestMark::kNone:
+                             break;
+                         }
+                         return "";
+                       }});
   columns.push_back(
       {"p99 [cycles]", true, [&](auto& r) { return stats(r) ? cycles(stats(r)->p99) : kMissing; }});
   columns.push_back({"min [cycles]", true,
@@ -131,6 +143,11 @@ Grid summary_grid(const Summary& summary) {
   if (show_note) columns.push_back({"note", false, [](auto& r) { return row_note(r); }});
 
   Grid grid;
+  if (show_fastest)
+    grid.footnotes.push_back(fmt::format(
+        "fastest: * the lowest median, more than {}% below every other configuration's; tie: "
+        "within {}% of the lowest median, as are others",
+        plain_number(model::kNoiseThresholdPercent), plain_number(model::kNoiseThresholdPercent)));
   for (const auto& column : columns) {
     grid.headers.push_back(column.header);
     grid.right_aligned.push_back(column.right);

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "report/analysis_text.h"
+#include "report/stack_reserve.h"
 #include "report/summary_grid.h"
 
 namespace fathom::report {
@@ -65,6 +66,11 @@ void TableWriter::write(const model::RunResult& run, std::ostream& out) const {
     for (const auto& row : grid.rows) write_line(out, row, widths, grid.right_aligned);
     if (!grid.footnotes.empty()) out << '\n';
     for (const auto& note : grid.footnotes) out << note << '\n';
+  }
+  // Right under the table: the figures of such a run are not what the part would do.
+  if (const auto overruns = stack_overruns(run); !overruns.empty()) {
+    out << '\n';
+    for (const auto& o : overruns) out << stack_overrun_text(o) << '\n';
   }
   // Say honestly which figures were not measured in this run (the result cache).
   bool reused_header = false;

@@ -28,6 +28,22 @@ constexpr std::array<CoreInfo, 4> kCores = {{
     {"cortex-m33", UC_CPU_ARM_CORTEX_M33, 0x410FD214u},
 }};
 
+// A floating-point instruction: it needs CP10/CP11 access (SystemControl::fpu_access_enabled).
+bool is_fpu(InstrClass cls) {
+  switch (cls) {
+    case InstrClass::kFpuAlu:
+    case InstrClass::kFpuMac:
+    case InstrClass::kFpuDivSqrt:
+    case InstrClass::kFpuLoad:
+    case InstrClass::kFpuStore:
+    case InstrClass::kFpuMultiple:
+    case InstrClass::kFpuTransfer:
+      return true;
+    default:
+      return false;
+  }
+}
+
 // Exception numbers Unicorn passes to UC_HOOK_INTR for Arm (QEMU target/arm/cpu.h EXCP_*).
 std::string exception_name(uint32_t intno) {
   switch (intno) {
@@ -292,6 +308,7 @@ void Machine::on_code(uc_engine*, uint64_t address, uint32_t, void* self_ptr) {
   }
   self->current_pc_ = pc;
   self->current_ = &self->instruction_at(pc);
+  if (is_fpu(self->current_->cls) && self->fpu_denied(pc)) return;
   if (self->observer_) uc_reg_read(self->uc_, UC_ARM_REG_SP, &self->block_sp_);
   if (self->current_->needs_operand_values) {
     // Divides and long multiplies cost what their operands decide; read them before the
@@ -334,6 +351,8 @@ Machine::Block& Machine::build_block(uint32_t start, uint32_t size_bytes) {
       b.special |= kind != 0;
       b.unhooked |= (kind & Block::kUnhookedOperands) != 0;
       b.memoizable &= !timing_->cost_reads_operands(insn);
+      if (b.first_fpu < 0 && is_fpu(insn.cls))
+        b.first_fpu = static_cast<int32_t>(b.instructions.size() - 1);
       pc += insn.size_bytes ? insn.size_bytes : 2;
     }
     b.end = b.addresses.empty() ? start
@@ -553,6 +572,19 @@ void Machine::on_block(uc_engine*, uint64_t address, uint32_t size, void* self_p
   if (self->outcome_.cycles >= self->budget_ && !self->stopping_)
     self->stop_with_fault("budget-exhausted", start,
                           fmt::format("the cycle budget of {} cycles ran out", self->budget_));
+  if (b.first_fpu >= 0) self->fpu_denied(b.addresses[static_cast<size_t>(b.first_fpu)]);
+}
+
+bool Machine::fpu_denied(uint32_t pc) {
+  if (scs_.fpu_access_enabled() || stopping_) return false;
+  stop_with_fault(
+      "nocp-usagefault", pc,
+      fmt::format("floating-point instruction at 0x{:08x} while CPACR (0x{:08x}) does not enable "
+                  "CP10/CP11: on silicon a NOCP UsageFault. Enable full access to CP10 and CP11 "
+                  "(CPACR |= 0xF << 20, then DSB and ISB) before the first floating-point "
+                  "instruction",
+                  pc, scs_.cpacr()));
+  return true;
 }
 
 uint32_t Machine::accessing_pc(uint32_t address) {
@@ -614,13 +646,15 @@ void Machine::on_operand_code(uc_engine*, uint64_t address, uint32_t, void* self
 void Machine::on_block_count(uc_engine*, uint64_t address, uint32_t size, void* self_ptr) {
   auto* self = static_cast<Machine*>(self_ptr);
   const auto start = static_cast<uint32_t>(address);
-  const uint64_t count = self->block_at(start, size).instructions.size();
+  const Block& b = self->block_at(start, size);
+  const uint64_t count = b.instructions.size();
   self->outcome_.instructions += count;
   self->outcome_.cycles += count;
   self->current_pc_ = start;
   if (self->outcome_.cycles >= self->budget_ && !self->stopping_)
     self->stop_with_fault("budget-exhausted", start,
                           fmt::format("the cycle budget of {} cycles ran out", self->budget_));
+  if (b.first_fpu >= 0) self->fpu_denied(b.addresses[static_cast<size_t>(b.first_fpu)]);
 }
 
 void Machine::stop_with_fault(std::string kind, uint32_t pc, std::string detail) {

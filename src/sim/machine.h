@@ -150,6 +150,7 @@ class Machine {
     std::vector<uint8_t> kinds;
     bool special = false;
     bool unhooked = false;
+    int32_t first_fpu = -1;  // index of the first floating-point instruction, -1 if none
     uint32_t end = 0;  // address after the last instruction (where a not-taken exit goes)
     // Memoized costs: charged whole from a timing state with key `key` (CoreTimingModel::
     // state_key at `start`, shifted left once, bit 0 = the last instruction branched), the block
@@ -205,6 +206,9 @@ class Machine {
   // Whether failing its IT condition changes what `insn` costs (see `charge`).
   static bool skip_changes_cost(const Instruction& insn);
   void stop_with_fault(std::string kind, uint32_t pc, std::string detail);
+  // Stops with a "nocp-usagefault" if the FP instruction at `pc` may not run: CPACR does not
+  // grant CP10/CP11 access (SystemControl::fpu_access_enabled). Returns whether it stopped.
+  bool fpu_denied(uint32_t pc);
   // Exception entry for SVC (Unicorn raised EXCP_SWI): charges the SVC, stacks the basic frame
   // on the main stack and continues at the SVCall vector in handler mode (docs/TIMING.md
   // "Exceptions"). Stops with a fault for what is not modelled (an SVC in a handler, the

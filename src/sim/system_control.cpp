@@ -21,6 +21,12 @@ bool SystemControl::cycle_counter_running() const {
   return (demcr_ & kDemcrTrcena) && (dwt_ctrl_ & kDwtCyccntena);
 }
 
+bool SystemControl::fpu_access_enabled() const {
+  const uint32_t cp10 = (cpacr_ >> 20) & 0x3u, cp11 = (cpacr_ >> 22) & 0x3u;
+  const auto grants = [](uint32_t field) { return field == 0x1u || field == 0x3u; };
+  return grants(cp10) && grants(cp11);
+}
+
 uint32_t SystemControl::cyccnt_at(uint64_t now_cycles) const {
   if (!cycle_counter_running()) return cyccnt_value_;
   return cyccnt_value_ + static_cast<uint32_t>(now_cycles - cyccnt_since_);

@@ -35,6 +35,14 @@ class SystemControl {
     cyccnt_since_ = now_cycles;
   }
 
+  // CPACR grants the running (privileged) code access to CP10 and CP11, the floating-point
+  // unit: both fields 0b01 (privileged) or 0b11 (full). Out of reset it does not (CPACR = 0):
+  // an FP instruction then takes a NOCP UsageFault on silicon (ARMv7-M ARM B3.2.20, ARMv8-M
+  // ARM D1.2.8). Unicorn 2.0.1 runs FP instructions whatever the CPACR holds and offers no
+  // register to set its own, so the machine checks this before a block with an FP instruction.
+  bool fpu_access_enabled() const;
+  uint32_t cpacr() const { return cpacr_; }
+
   // SCB->VTOR: where the core reads exception vectors (entry N at VTOR + 4 * N).
   uint32_t vector_table_address() const { return vtor_; }
 

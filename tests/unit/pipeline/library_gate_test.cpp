@@ -45,13 +45,24 @@ TEST(LibraryGate, GateOperationsAreAddedToAnExplicitSelection) {
             std::vector<std::string>{"sha256_64"});
 }
 
-TEST(LibraryGate, APassingGateKeepsEveryTiming) {
+TEST(LibraryGate, APassingGateKeepsEveryOtherTimingAndReportsNoneForItself) {
   std::vector<model::OperationResult> ops = {timed("selftest"), timed("sha256_64")};
   EXPECT_TRUE(enforce_library_gate(ops, gated_library()));
-  for (const auto& op : ops) {
-    EXPECT_TRUE(op.has_timing()) << op.operation;
-    EXPECT_TRUE(op.error.empty());
-  }
+  for (const auto& op : ops) EXPECT_TRUE(op.error.empty()) << op.operation;
+  // The other operations keep everything they measured.
+  EXPECT_TRUE(ops[1].has_timing());
+  EXPECT_EQ(ops[1].peak_stack_bytes.value_or(0), 256u);
+  EXPECT_TRUE(ops[1].not_timed.empty());
+  // The gate's timed run does nothing: no figure of it is its cost, so none is kept, and it
+  // says why (its KAT result stays).
+  const auto& gate = ops[0];
+  EXPECT_EQ(gate.kat, model::KatStatus::kPassed);
+  EXPECT_FALSE(gate.has_timing());
+  EXPECT_TRUE(gate.cycle_samples.empty());
+  EXPECT_FALSE(gate.peak_stack_bytes.has_value());
+  EXPECT_FALSE(gate.heap_peak_bytes.has_value());
+  EXPECT_TRUE(gate.primitive_share.empty());
+  EXPECT_EQ(gate.not_timed, kGateNotTimed);
 }
 
 TEST(LibraryGate, AFailingGateSuppressesEveryTiming) {

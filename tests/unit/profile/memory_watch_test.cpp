@@ -247,7 +247,7 @@ TEST_F(MemoryWatchTest, MeasuresReservedStackThatIsNeverWritten) {
   for (auto mode : {sim::HookMode::kBlock, sim::HookMode::kPerInstruction}) {
     auto m = machine(mode);
     const elf::Symbol* s = image_->find_symbol("fixture_mode");
-    ASSERT_TRUE(m->write_memory(s->address, {11, 0, 0, 0}));
+    ASSERT_TRUE(m->write_memory(s->address, {13, 0, 0, 0}));
     // Paint the whole stack (the bottom 32 KiB of RAM) the way the harness does.
     const std::vector<uint8_t> paint(fixture_board().stack_bytes, 0xC5);
     ASSERT_TRUE(m->write_memory(0x20000000u, paint));
@@ -259,7 +259,7 @@ TEST_F(MemoryWatchTest, MeasuresReservedStackThatIsNeverWritten) {
     w.set_memory_reader([&m](uint32_t address) { return m->read_memory_word(address); });
     m->set_observer(&w);
     const sim::RunOutcome out = m->run(5'000'000);
-    EXPECT_EQ(out.exit_code, 11);
+    EXPECT_EQ(out.exit_code, 13);
     const auto executions = w.executions();
     ASSERT_EQ(executions.size(), 1u);
     // push {r4, lr} (8, written) + sub sp, #12 of which str r4, [sp, #8] writes the top word.

@@ -2,11 +2,15 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <unistd.h>
 #include <sstream>
 
 #include "run_fixture.h"
+#include "util/subprocess.h"
 
 namespace fathom::report {
 namespace {
@@ -34,8 +38,10 @@ TEST(GbenchWriter, ContextHasTheFieldsOfTheFormat) {
   EXPECT_EQ(c["date"], "2024-05-01T12:00:00+00:00");
   EXPECT_EQ(c["host_name"], "testhost");
   EXPECT_EQ(c["executable"], "fathom");
-  EXPECT_EQ(c["num_cpus"], 2);
+  // One machine: the simulated board, one core at its clock; the host is described apart.
+  EXPECT_EQ(c["num_cpus"], 1);
   EXPECT_EQ(c["mhz_per_cpu"], 128);  // the board clock
+  EXPECT_EQ(c["host_num_cpus"], "2");
   EXPECT_EQ(c["library_build_type"], "release");
   EXPECT_EQ(c["json_schema_version"], 1);
   EXPECT_EQ(c["board"], "sim-m33");
@@ -51,7 +57,8 @@ TEST(GbenchWriter, EveryBenchmarkHasTheRequiredFieldsAndAUniqueName) {
   EXPECT_EQ(text.find("NaN"), std::string::npos);
   EXPECT_EQ(text.find("Infinity"), std::string::npos);
   ASSERT_TRUE(doc["benchmarks"].is_array());
-  EXPECT_EQ(doc["benchmarks"].size(), 5u);  // 2 + 2 operations, 1 broken image
+  // 2 + 1 timed operations; the failed KAT and the broken image have no entry.
+  EXPECT_EQ(doc["benchmarks"].size(), 3u);
   std::set<std::string> names;
   for (const auto& b : doc["benchmarks"]) {
     EXPECT_TRUE(names.insert(b["name"].get<std::string>()).second) << b["name"];
@@ -66,7 +73,8 @@ TEST(GbenchWriter, EveryBenchmarkHasTheRequiredFieldsAndAUniqueName) {
     EXPECT_EQ(b["time_unit"], "ns");
   }
   EXPECT_TRUE(names.count("mbedtls/sha256_1k"));
-  EXPECT_TRUE(names.count("mbedtls-no-nist-optim/ecdsa_p256_sign"));
+  EXPECT_TRUE(names.count("mbedtls-no-nist-optim/sha256_1k"));
+  EXPECT_FALSE(names.count("mbedtls-no-nist-optim/ecdsa_p256_sign"));
 }
 
 TEST(GbenchWriter, TimeIsTheMedianCyclesAtTheBoardClock) {
@@ -86,20 +94,35 @@ TEST(GbenchWriter, TimeIsTheMedianCyclesAtTheBoardClock) {
   }
 }
 
-TEST(GbenchWriter, OperationsWithoutTimingAreErrorEntries) {
+// The context's "errors" lines, "<name>: <why>".
+std::vector<std::string> error_lines(const Json& doc) {
+  std::vector<std::string> lines;
+  if (!doc["context"].contains("errors")) return lines;
+  std::istringstream in(doc["context"]["errors"].get<std::string>());
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+TEST(GbenchWriter, FailuresHaveNoEntryAndAreRecordedInTheContext) {
   std::string text;
   const auto doc = write(fixture::make_run(3), &text);
-  const auto& failed = by_name(doc, "mbedtls-no-nist-optim/ecdsa_p256_sign");
-  EXPECT_EQ(failed["error_occurred"], true);
-  const std::string message = failed["error_message"];
-  EXPECT_NE(message.find("known-answer test failed"), std::string::npos) << message;
-  EXPECT_NE(message.find("rfc6979-a.2.5-sha256"), std::string::npos) << message;
-  EXPECT_FALSE(failed.contains("cycles"));
+  for (const auto& b : doc["benchmarks"]) {
+    EXPECT_FALSE(b.contains("error_occurred")) << b;
+    EXPECT_GT(b["real_time"].get<double>(), 0) << b;  // no real_time 0 that reads as a time
+  }
+  EXPECT_THROW(by_name(doc, "mbedtls-no-nist-optim/ecdsa_p256_sign"), std::runtime_error);
+  EXPECT_THROW(by_name(doc, "broken"), std::runtime_error);
+  const auto lines = error_lines(doc);
+  ASSERT_EQ(lines.size(), 2u) << doc["context"];
+  EXPECT_EQ(lines[0].rfind("mbedtls-no-nist-optim/ecdsa_p256_sign: known-answer test failed", 0),
+            0u)
+      << lines[0];
+  EXPECT_NE(lines[0].find("rfc6979-a.2.5-sha256"), std::string::npos) << lines[0];
+  EXPECT_EQ(lines[1].rfind("broken: ", 0), 0u) << lines[1];
+  EXPECT_NE(lines[1].find("hardfault"), std::string::npos) << lines[1];
   EXPECT_EQ(text.find(std::to_string(fixture::kPoisonCycles)), std::string::npos);
-
-  const auto& broken = by_name(doc, "broken");
-  EXPECT_EQ(broken["error_occurred"], true);
-  EXPECT_NE(broken["error_message"].get<std::string>().find("hardfault"), std::string::npos);
+  // A clean run has no errors field.
+  EXPECT_FALSE(write(fixture::make_run(1))["context"].contains("errors"));
 }
 
 TEST(GbenchWriter, BoardJoinsTheNameOnlyWithSeveralBoards) {
@@ -122,9 +145,54 @@ TEST(GbenchWriter, UnknownClockIsAnErrorNotInfinity) {
   run.images[0].provenance.clock_hz = 0;
   std::string text;
   const auto doc = write(run, &text);
-  EXPECT_EQ(by_name(doc, "mbedtls/sha256_1k")["error_occurred"], true);
+  EXPECT_THROW(by_name(doc, "mbedtls/sha256_1k"), std::runtime_error);
+  const auto lines = error_lines(doc);
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_EQ(lines[0], "mbedtls/sha256_1k: board sim-m33 has no clock frequency to turn cycles "
+                      "into time");
   EXPECT_EQ(text.find("inf"), std::string::npos);
   EXPECT_EQ(text.find("null"), std::string::npos);
+}
+
+// Read back as its consumer does: google/benchmark's compare.py (Debian libbenchmark-tools,
+// installed by scripts/setup.sh) pairs the entries of two files by name and compares their
+// times. A failure on one side must not become a "change".
+TEST(GbenchWriter, CompareDotPyReadsItAndComparesOnlyMeasurements) {
+  const std::filesystem::path compare_py = "/usr/share/benchmark/compare.py";
+  // Debian's Python, which has python3-scipy (compare.py needs it), whatever python3 PATH finds.
+  if (!std::filesystem::exists(compare_py) || !std::filesystem::exists("/usr/bin/python3"))
+    GTEST_SKIP() << compare_py << " is missing (apt-get install libbenchmark-tools python3-scipy)";
+  auto a = fixture::make_run(1);  // sha256_1k 1,280 cycles, ecdsa_p256_sign 4,000,000
+  auto b = fixture::make_run(1);
+  b.images[0].operations[0].cycle_samples = {2560, 2560, 2560};  // twice as slow
+  b.images[0].operations[0].cycles = model::summarize(b.images[0].operations[0].cycle_samples);
+  auto& sign = b.images[0].operations[1];  // fails in B
+  sign.kat = model::KatStatus::kFailed;
+  sign.error = "known-answer test failed";
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("fathom-gbench-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  for (const auto& [name, run] : {std::pair{"a.json", &a}, std::pair{"b.json", &b}}) {
+    std::ofstream out(dir / name);
+    GbenchWriter(kContext).write(*run, out);
+  }
+  auto ran = util::run_process({"/usr/bin/python3", compare_py.string(), "--no-color", "benchmarks",
+                                (dir / "a.json").string(), (dir / "b.json").string()});
+  std::filesystem::remove_all(dir);
+  ASSERT_TRUE(ran) << ran.error().message;
+  ASSERT_EQ(ran->exit_code, 0) << ran->stdout_text << ran->stderr_text;
+  const std::string& report = ran->stdout_text;
+  // The measured pair: time +1.0000 (twice), 10,000 ns -> 20,000 ns.
+  std::istringstream lines(report);
+  std::string sha;
+  for (std::string line; std::getline(lines, line);)
+    if (line.rfind("mbedtls/sha256_1k ", 0) == 0) sha = line;
+  ASSERT_FALSE(sha.empty()) << report;
+  EXPECT_NE(sha.find("+1.0000"), std::string::npos) << sha;
+  EXPECT_NE(sha.find("10000"), std::string::npos) << sha;
+  EXPECT_NE(sha.find("20000"), std::string::npos) << sha;
+  // The operation that failed in B is not compared at all.
+  EXPECT_EQ(report.find("ecdsa_p256_sign"), std::string::npos) << report;
 }
 
 }  // namespace

@@ -147,5 +147,23 @@ TEST(SystemControl, UnmodelledRegistersAreRefused) {
   EXPECT_EQ(cyccnt(scs, 100), 0u);
 }
 
+// CP10/CP11 access (ARMv7-M ARM B3.2.20): none out of reset; both fields must grant it
+// (0b01 privileged, 0b11 full); 0b10 is reserved and grants nothing.
+TEST(SystemControl, FpuAccessNeedsCp10AndCp11) {
+  SystemControl scs(kM33Cpuid);
+  EXPECT_FALSE(scs.fpu_access_enabled());
+  ASSERT_TRUE(scs.write(kCpacr, 0xFu << 20, 0));  // what the start-up code writes
+  EXPECT_TRUE(scs.fpu_access_enabled());
+  EXPECT_EQ(scs.cpacr(), 0xFu << 20);
+  ASSERT_TRUE(scs.write(kCpacr, 0x5u << 20, 0));  // privileged access to both
+  EXPECT_TRUE(scs.fpu_access_enabled());
+  ASSERT_TRUE(scs.write(kCpacr, 0x3u << 20, 0));  // CP10 only
+  EXPECT_FALSE(scs.fpu_access_enabled());
+  ASSERT_TRUE(scs.write(kCpacr, 0xAu << 20, 0));  // reserved encoding
+  EXPECT_FALSE(scs.fpu_access_enabled());
+  ASSERT_TRUE(scs.write(kCpacr, 0, 0));
+  EXPECT_FALSE(scs.fpu_access_enabled());
+}
+
 }  // namespace
 }  // namespace fathom::sim
