@@ -85,6 +85,12 @@ class CoreTimingModel {
   // the Cortex-M3/M4 TRM figure).
   virtual uint32_t exception_return_cycles() const { return 10; }
 
+  // Whether an instruction that fails its IT condition is to be charged as a NOP of its size
+  // whatever its class (no stages, no hazard: the M33 measurements), rather than as itself
+  // for data processing, branches and IT (docs/TIMING.md "IT blocks"; the machine decides
+  // which Instruction it passes to `cycles`).
+  virtual bool skipped_behaves_as_nop() const { return false; }
+
   // Whether `insn`'s cost reads the values last given to set_operand_values (then it is not a
   // function of the state: the machine never memoizes it). Divides on every model.
   virtual bool cost_reads_operands(const Instruction& insn) const {

@@ -52,7 +52,7 @@ INSTANTIATE_TEST_SUITE_P(
         BoardCase{"sim-m0plus", "cortex-m0plus", "-mcpu=cortex-m0plus", 24000000,
                   "cortex-m0plus/1 ws=0 prefetch=on icache=off multiplier=fast"},
         BoardCase{"sim-m33", "cortex-m33", "-mcpu=cortex-m33", 128000000,
-                  "cortex-m33/1 ws=0 prefetch=on icache=off"}),
+                  "cortex-m33/2 ws=0 prefetch=on icache=off"}),
     [](const ::testing::TestParamInfo<BoardCase>& info) {
       std::string name = info.param.board;
       for (char& ch : name)
