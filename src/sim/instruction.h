@@ -46,6 +46,7 @@ struct Instruction {
   uint8_t reg_count = 0;        // registers transferred by LDM/STM/PUSH/POP/VLDM/VSTM
   bool writes_pc = false;       // LDM/POP/LDR with PC in the destination
   bool register_offset = false; // load/store with a register offset
+  bool writeback = false;       // single load/store, pre/post-indexed (writes the base back)
   bool valid = false;           // Capstone decoded it
 
   // --- Facts for the pipeline rules (src/sim/timing). ---

@@ -246,6 +246,7 @@ void InstructionDecoder::add_pipeline_facts(const cs_insn& insn, Instruction& ou
     if (op.mem.base == ARM_REG_PC) out.literal_load = true;
   }
   add_memory_operand(insn, out);
+  if (out.cls == InstrClass::kLoad || out.cls == InstrClass::kStore) out.writeback = arm.writeback;
   switch (id) {
     case ARM_INS_PUSH: case ARM_INS_POP: case ARM_INS_VPUSH: case ARM_INS_VPOP:
       out.address_regs |= bit(ARM_REG_SP);

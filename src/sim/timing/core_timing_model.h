@@ -19,7 +19,7 @@ class CoreTimingModel {
   virtual ~CoreTimingModel() = default;
 
   // Identifier recorded in provenance: the core, the model's version and the memory system,
-  // e.g. "cortex-m4/1 ws=0 prefetch=on icache=off".
+  // e.g. "cortex-m4/2 ws=0 prefetch=on icache=off refinements=off".
   virtual std::string name() const = 0;
 
   // Whether this model's cost of `insn` depends on its operand values (then the machine must
