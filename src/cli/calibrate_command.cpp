@@ -179,8 +179,8 @@ int calibrate(const CalibrateFlags& flags) {
   if (!ref) throw util::FatalError(ref.error().message, kExitUsage);
   const model::Suite suite_value = load_suite_or_throw(ref->suite);
   const model::Suite* suite = &suite_value;
-  // --board runs the comparison on another board (e.g. sim-m4-refined: the same M4 with
-  // timing_refinements on); the reference's board must still be one of the suite's.
+  // --board runs the comparison on another board (e.g. sim-m4-unrefined: the same M4 with
+  // timing_refinements off); the reference's board must still be one of the suite's.
   const std::string board = flags.board.empty() ? ref->board : flags.board;
   if (std::find(suite->boards.begin(), suite->boards.end(), ref->board) == suite->boards.end())
     throw util::FatalError(
@@ -241,7 +241,7 @@ void register_calibrate_command(CLI::App& app, CommandState& state) {
                   "Reference measurements: a name in firmware/calibration/ or a .toml path "
                   "(default: pqm4_stm32l4r5)");
   cmd->add_option("--board", flags->board,
-                  "Compare on this board instead of the reference's (e.g. sim-m4-refined)");
+                  "Compare on this board instead of the reference's (e.g. sim-m4-unrefined)");
   cmd->add_option("--runs", flags->runs, "Timed runs per operation (default: the suite's)")
       ->check(CLI::Range(1, 100000));
   cmd->callback([flags, &state] { state.exit_code = calibrate(*flags); });

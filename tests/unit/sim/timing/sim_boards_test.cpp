@@ -46,6 +46,8 @@ INSTANTIATE_TEST_SUITE_P(
     Boards, SimBoard,
     ::testing::Values(
         BoardCase{"sim-m4", "cortex-m4", "-mcpu=cortex-m4", 20000000,
+                  "cortex-m4/2 ws=0 prefetch=on icache=off refinements=on"},
+        BoardCase{"sim-m4-unrefined", "cortex-m4", "-mcpu=cortex-m4", 20000000,
                   "cortex-m4/2 ws=0 prefetch=on icache=off refinements=off"},
         BoardCase{"sim-m3", "cortex-m3", "-mcpu=cortex-m3", 24000000,
                   "cortex-m3/2 ws=0 prefetch=on icache=off refinements=off"},
