@@ -1,8 +1,9 @@
 // `fathom calibrate`: runs the calibration suite on the simulator and prints the timing model's
 // cycle counts against published measurements on silicon, with the error per operation and
 // the median absolute error: first like for like (the cycles outside the reference's hashing
-// group, when it publishes hashing shares), then the totals. It reports a figure and never gates: the exit code is 0 unless
-// the run itself fails (build error, fault, failed KAT, an operation without a timing).
+// group, when it publishes hashing shares), then the totals. It reports a figure and never
+// gates: the exit code is 0 unless the run itself fails (build error, fault, failed KAT, an
+// operation without a timing).
 #include <fmt/core.h>
 #include <fmt/ranges.h>
 

@@ -397,8 +397,9 @@ Instruction InstructionDecoder::decode(uint32_t address, std::span<const uint8_t
   if (out.cls == InstrClass::kBranch) out.writes_pc = true;
   add_pipeline_facts(*scratch_, out);
   if (out.cls == InstrClass::kAlu && out.size_bytes == 4 && bytes.size() >= 4)
-    out.shifted_constant = modified_immediate_is_shifted(
-        static_cast<uint16_t>(bytes[0] | bytes[1] << 8), static_cast<uint16_t>(bytes[2] | bytes[3] << 8));
+    out.shifted_constant =
+        modified_immediate_is_shifted(static_cast<uint16_t>(bytes[0] | bytes[1] << 8),
+                                      static_cast<uint16_t>(bytes[2] | bytes[3] << 8));
   return out;
 }
 
