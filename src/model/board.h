@@ -35,6 +35,10 @@ struct Board {
   bool prefetch = true;
   bool icache = false;
   Multiplier multiplier = Multiplier::kFast;
+  // Cortex-M4/M3 fetch-related measured refinements (docs/TIMING.md "Cortex-M4"): groups of
+  // unaligned 32-bit instructions, unaligned 32-bit loads, literal-load contention, NOP
+  // absorption by a load. board.toml `timing_refinements`; shown in the model name.
+  bool timing_refinements = false;
   std::vector<MemoryRegion> memory;
   uint32_t stack_bytes = 0;        // main stack size reserved by the linker script
   uint32_t console_address = 0;    // simulator console register (see docs/SIMULATOR.md)

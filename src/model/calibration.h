@@ -1,6 +1,7 @@
 #pragma once
 // Calibration: the timing model's cycle counts set against published measurements on silicon.
 // Pure data and arithmetic; `fathom calibrate` fills and prints it.
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -12,6 +13,9 @@ namespace fathom::model {
 struct ReferenceMeasurement {
   std::string operation;  // an operation name of the calibration suite, "mlkem512_keygen"
   uint64_t cycles = 0;    // > 0
+  // Published share of `cycles` spent in the reference set's hashing group (a fraction in
+  // [0, 1]; pqm4's "hashing" share). Present for every measurement when hashing_group is set.
+  std::optional<double> hashing_share;
 };
 
 // A set of published measurements and where they come from (firmware/calibration/*.toml).
@@ -30,6 +34,11 @@ struct ReferenceSet {
   // assembly Keccak): calibrate shows its share of the model's cycles and the cycles outside
   // it, so the error can be read apart from the code difference. "" if none.
   std::string code_differs_in;
+  // The primitive group (the calibration library's [primitive_groups]) that the published
+  // hashing shares cover ("FIPS 202" for pqm4: every function of fips202.c), and where the
+  // shares come from. The like-for-like view compares the cycles outside it. "" if none.
+  std::string hashing_group;
+  std::string hashing_source;
   std::vector<ReferenceMeasurement> measurements;  // in file order, unique operations
 };
 
@@ -48,6 +57,31 @@ struct CalibrationTable {
   // Median of |error_percent| over rows that have one; absent if none has.
   std::optional<double> median_absolute_error_percent;
 };
+
+// One row of the like-for-like view: the cycles outside the hashing group, the model's
+// (model total × (1 − the model's share of the group)) against the published ones (published
+// total × (1 − the published hashing share)).
+struct LikeForLikeRow {
+  std::string operation;
+  uint64_t published_cycles = 0;
+  double published_share = 0;    // fraction
+  double published_outside = 0;  // published_cycles × (1 − published_share)
+  std::optional<uint64_t> model_cycles_median;
+  std::optional<double> model_share;    // fraction of the model's cycles under the group
+  std::optional<double> model_outside;  // model_cycles_median × (1 − model_share)
+  std::optional<double> error_percent;  // (model_outside − published_outside) / published_outside
+};
+
+struct LikeForLikeTable {
+  std::vector<LikeForLikeRow> rows;  // the measurements that have a hashing share, in order
+  std::optional<double> median_absolute_error_percent;
+  std::optional<double> max_absolute_error_percent;
+};
+
+// Builds the like-for-like view; `model(operation)` gives {median cycles, share of the
+// hashing group (fraction)} or nullopt when the operation has no timing or no share.
+template <typename Lookup>
+LikeForLikeTable make_like_for_like_table(const ReferenceSet& reference, Lookup model);
 
 // Signed relative error of `model_cycles` against `published_cycles` (> 0), in percent.
 double relative_error_percent(uint64_t model_cycles, uint64_t published_cycles);
@@ -77,6 +111,36 @@ CalibrationTable make_calibration_table(const ReferenceSet& reference, Lookup mo
     }
     table.rows.push_back(std::move(row));
   }
+  table.median_absolute_error_percent = median_absolute(std::move(errors));
+  return table;
+}
+
+template <typename Lookup>
+LikeForLikeTable make_like_for_like_table(const ReferenceSet& reference, Lookup model) {
+  LikeForLikeTable table;
+  std::vector<double> errors;
+  for (const auto& m : reference.measurements) {
+    if (!m.hashing_share) continue;
+    LikeForLikeRow row;
+    row.operation = m.operation;
+    row.published_cycles = m.cycles;
+    row.published_share = *m.hashing_share;
+    row.published_outside = static_cast<double>(m.cycles) * (1.0 - *m.hashing_share);
+    if (auto got = model(m.operation)) {
+      row.model_cycles_median = got->first;
+      row.model_share = got->second;
+      row.model_outside = static_cast<double>(got->first) * (1.0 - got->second);
+      if (row.published_outside > 0) {
+        row.error_percent = (*row.model_outside - row.published_outside) /
+                            row.published_outside * 100.0;
+        errors.push_back(*row.error_percent);
+      }
+    }
+    table.rows.push_back(std::move(row));
+  }
+  for (double e : errors)
+    if (!table.max_absolute_error_percent || std::fabs(e) > *table.max_absolute_error_percent)
+      table.max_absolute_error_percent = std::fabs(e);
   table.median_absolute_error_percent = median_absolute(std::move(errors));
   return table;
 }

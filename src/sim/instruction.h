@@ -46,16 +46,25 @@ struct Instruction {
   uint8_t reg_count = 0;        // registers transferred by LDM/STM/PUSH/POP/VLDM/VSTM
   bool writes_pc = false;       // LDM/POP/LDR with PC in the destination
   bool register_offset = false; // load/store with a register offset
+  bool writeback = false;       // single load/store, pre/post-indexed (writes the base back)
   bool valid = false;           // Capstone decoded it
 
   // --- Facts for the pipeline rules (src/sim/timing). ---
   RegMask regs_read = 0;         // core registers read (explicit and implicit, e.g. SP of PUSH)
   RegMask regs_written = 0;      // core registers written
   RegMask address_regs = 0;      // registers that form a load/store address (base, index)
-  RegMask accumulator_regs = 0;  // MAC accumulators (MLA Ra; UMLAL/SMLAL/UMAAL RdLo, RdHi)
+  RegMask accumulator_regs = 0;  // MAC accumulators (MLA Ra; UMLAL/SMLAL/UMAAL RdLo, RdHi);
+                                 // the added register Rn of an extend-and-add
   bool sets_flags = false;       // writes APSR.NZCV (ADDS, CMP, MULS...)
   bool reads_flags = false;      // conditional execution or ADC/SBC/RRX
-  bool shifted_operand = false;  // operand 2 is a register shifted by a non-zero amount
+  bool shifted_operand = false;  // operand 2 is a register shifted by a non-zero amount (not
+                                 // the rotation of a plain extend such as UXTB.W Rd, Rm, ROR #8)
+  bool shifted_constant = false; // operand 2 is a Thumb-2 modified immediate that needs the
+                                 // shifter: a rotated 8-bit value (imm12<11:10> != 00), not a
+                                 // plain 8/12-bit constant or a replicated-byte pattern
+  bool extend_add = false;       // UXTAB/UXTAH/SXTAB/SXTAH/UXTAB16/SXTAB16 (accumulator_regs = Rn)
+  bool move = false;             // MOV/MOVS (register or immediate, any width)
+  bool nop = false;              // NOP
   bool accumulates = false;      // MLA/MLS/UMLAL/SMLAL/UMAAL and the DSP accumulates
   bool signed_operands = false;  // SDIV/SMULL/SMLAL: operand values are two's complement
   bool literal_load = false;     // PC-relative load (literal pool)

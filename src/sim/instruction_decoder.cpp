@@ -122,6 +122,38 @@ bool is_shift_instruction(unsigned id) {
   }
 }
 
+// Plain extends: their ROR #n rotates the source as part of the extend, not an operand-2 shift.
+bool is_plain_extend(unsigned id) {
+  switch (id) {
+    case ARM_INS_UXTB: case ARM_INS_UXTH: case ARM_INS_SXTB: case ARM_INS_SXTH:
+    case ARM_INS_UXTB16: case ARM_INS_SXTB16:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool is_extend_add(unsigned id) {
+  switch (id) {
+    case ARM_INS_UXTAB: case ARM_INS_UXTAH: case ARM_INS_SXTAB: case ARM_INS_SXTAH:
+    case ARM_INS_UXTAB16: case ARM_INS_SXTAB16:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Whether the 32-bit Thumb encoding hw0:hw1 is "data processing (modified immediate)"
+// (ARMv7-M ARM A5.3.1: hw0 = 11110 i 0 op S Rn, hw1 = 0 imm3 Rd imm8) with a constant that
+// needs the shifter. ThumbExpandImm (A5.3.2): imm12<11:10> = 00 gives the plain 8-bit value or a
+// replicated-byte pattern (00XY00XY, XY00XY00, XYXYXYXY); otherwise the constant is 1bcdefgh
+// rotated right by imm12<11:7>, a "shifted constant" (M33 measurements).
+bool modified_immediate_is_shifted(uint16_t hw0, uint16_t hw1) {
+  if ((hw0 & 0xFA00) != 0xF000 || (hw1 & 0x8000) != 0) return false;
+  const uint32_t imm12 = ((hw0 >> 10) & 1u) << 11 | ((hw1 >> 12) & 7u) << 8 | (hw1 & 0xFFu);
+  return (imm12 >> 10) != 0;
+}
+
 }  // namespace
 
 InstructionDecoder::InstructionDecoder() {
@@ -197,6 +229,11 @@ void InstructionDecoder::add_pipeline_facts(const cs_insn& insn, Instruction& ou
       if (written[i] == ARM_REG_CPSR || written[i] == ARM_REG_APSR) out.sets_flags = true;
     }
   }
+  // Capstone 4.0.2 leaves some explicit sources out of cs_regs_access (UXTAB r4, r5, r0 reads
+  // only r5 there): data processing reads every register operand after the destination.
+  if (out.cls == InstrClass::kAlu)
+    for (int i = 1; i < arm.op_count; ++i)
+      if (arm.operands[i].type == ARM_OP_REG) out.regs_read |= bit(arm.operands[i].reg);
   if (arm.update_flags) out.sets_flags = true;
   if (arm.cc != ARM_CC_AL && arm.cc != ARM_CC_INVALID) out.reads_flags = true;
 
@@ -209,6 +246,7 @@ void InstructionDecoder::add_pipeline_facts(const cs_insn& insn, Instruction& ou
     if (op.mem.base == ARM_REG_PC) out.literal_load = true;
   }
   add_memory_operand(insn, out);
+  if (out.cls == InstrClass::kLoad || out.cls == InstrClass::kStore) out.writeback = arm.writeback;
   switch (id) {
     case ARM_INS_PUSH: case ARM_INS_POP: case ARM_INS_VPUSH: case ARM_INS_VPOP:
       out.address_regs |= bit(ARM_REG_SP);
@@ -225,13 +263,22 @@ void InstructionDecoder::add_pipeline_facts(const cs_insn& insn, Instruction& ou
     out.double_precision = arm.operands[0].reg >= ARM_REG_D0 && arm.operands[0].reg <= ARM_REG_D31;
 
   // Operand-2 shifts (M33: 2-cycle result latency).
-  if (out.cls == InstrClass::kAlu && !is_shift_instruction(id))
+  if (out.cls == InstrClass::kAlu && !is_shift_instruction(id) && !is_plain_extend(id) &&
+      !is_extend_add(id))
     for (int i = 1; i < arm.op_count; ++i) {
       const cs_arm_op& op = arm.operands[i];
       if (op.type == ARM_OP_REG && op.shift.type != ARM_SFT_INVALID &&
           (op.shift.value != 0 || op.shift.type >= ARM_SFT_ASR_REG))
         out.shifted_operand = true;
     }
+
+  out.move = id == ARM_INS_MOV;
+  out.nop = id == ARM_INS_NOP;
+  // Extend-and-add: Rd, Rn, Rm{, ROR #n}; Rn is the accumulate input (M33 measurements).
+  if (is_extend_add(id)) {
+    out.extend_add = true;
+    if (arm.op_count >= 3) out.accumulator_regs = bit(arm.operands[1].reg);
+  }
 
   // Multiply accumulators and data-dependent operands.
   out.accumulates = is_accumulating(id);
@@ -349,6 +396,10 @@ Instruction InstructionDecoder::decode(uint32_t address, std::span<const uint8_t
   }
   if (out.cls == InstrClass::kBranch) out.writes_pc = true;
   add_pipeline_facts(*scratch_, out);
+  if (out.cls == InstrClass::kAlu && out.size_bytes == 4 && bytes.size() >= 4)
+    out.shifted_constant =
+        modified_immediate_is_shifted(static_cast<uint16_t>(bytes[0] | bytes[1] << 8),
+                                      static_cast<uint16_t>(bytes[2] | bytes[3] << 8));
   return out;
 }
 

@@ -229,7 +229,7 @@ bool Machine::it_needs_hook(uint32_t address, uint32_t code_end) {
   const int count = 4 - std::countr_zero(static_cast<unsigned>(it.it_firstcond_mask & 0x0F));
   for (int k = 0, b = address + 2; k < count && b < static_cast<int64_t>(code_end); ++k) {
     const Instruction& insn = instruction_at(b);
-    matters |= skip_changes_cost(insn);
+    matters |= skip_changes_cost(insn) || timing_->skipped_behaves_as_nop();
     b += insn.size_bytes ? insn.size_bytes : 2;
   }
   if (!matters) return false;
@@ -522,10 +522,13 @@ void Machine::charge(const Instruction& insn, uint32_t pc, uint32_t next, bool e
   // pipeline. A data-processing instruction costs the same either way (one cycle, and its
   // register dependencies are interlocked at decode, before the condition is known); a
   // conditional branch's cost already follows from where execution went; anything else
-  // (a load, store, multiply, FPU operation) takes one cycle, like a NOP of its size.
+  // (a load, store, multiply, FPU operation) takes one cycle, like a NOP of its size. On a
+  // model whose skipped instructions behave as NOPs whatever their class (the M33: no stages,
+  // no hazard), every skipped instruction is charged as that NOP.
   static const Instruction kSkipped16 = [] { Instruction n; n.size_bytes = 2; n.valid = true; return n; }();
   static const Instruction kSkipped32 = [] { Instruction n; n.size_bytes = 4; n.valid = true; return n; }();
-  const Instruction& charged = executed || !skip_changes_cost(insn)
+  const Instruction& charged = executed || (!skip_changes_cost(insn) &&
+                                             !timing_->skipped_behaves_as_nop())
                                    ? insn
                                    : (insn.size_bytes == 4 ? kSkipped32 : kSkipped16);
   const uint32_t c = timing_->cycles(charged, pc, next);

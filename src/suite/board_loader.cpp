@@ -116,6 +116,8 @@ util::Result<model::Board> parse_board(std::string_view text, std::string source
   board.prefetch = prefetch->value_or(true);
   FATHOM_TRY(icache, r.boolean("icache"));
   board.icache = icache->value_or(false);
+  FATHOM_TRY(refinements, r.boolean("timing_refinements"));
+  board.timing_refinements = refinements->value_or(model::Board{}.timing_refinements);
   FATHOM_TRY(multiplier, r.string("multiplier"));
   if (*multiplier) {
     if (**multiplier == "fast") {

@@ -6,9 +6,9 @@
 // regions are non-empty, end at or below 4 GiB, do not overlap and have unique names; exactly
 // one region has kind "flash" and at least one has kind "ram"; stack_bytes is a positive
 // multiple of 8 (AAPCS stack alignment) that fits in the largest RAM region;
-// console_address lies outside every memory region; the timing keys `prefetch` and `icache`
-// are booleans (default true / false) and `multiplier` is "fast" or "small" (default "fast";
-// docs/TIMING.md). Every error is one line
+// console_address lies outside every memory region; the timing keys `prefetch`, `icache` and
+// `timing_refinements` are booleans (defaults: true / false / model::Board's) and
+// `multiplier` is "fast" or "small" (default "fast"; docs/TIMING.md). Every error is one line
 // `FILE:LINE:COL: message`.
 #include <array>
 #include <filesystem>

@@ -48,7 +48,9 @@ util::Result<model::ReferenceSet> parse_reference_set(std::string_view text,
     *out = std::move(*value);
   }
   for (auto [key, out] : {std::pair{"compiler", &set.compiler}, {"statistic", &set.statistic},
-                          {"code_differs_in", &set.code_differs_in}}) {
+                          {"code_differs_in", &set.code_differs_in},
+                          {"hashing_group", &set.hashing_group},
+                          {"hashing_source", &set.hashing_source}}) {
     FATHOM_TRY(value, r.string(key));
     *out = value->value_or("");
   }
@@ -79,8 +81,21 @@ util::Result<model::ReferenceSet> parse_reference_set(std::string_view text,
     if (!*cycles)
       return tl::unexpected(m.error_at(
           nullptr, fmt::format("[[measurement]] '{}' is missing 'cycles'", *operation)));
+    FATHOM_TRY(share, m.number("hashing_share_percent", 0.0, 100.0));
+    if (!set.hashing_group.empty() && !*share)
+      return tl::unexpected(m.error_at(
+          nullptr, fmt::format("[[measurement]] '{}' is missing 'hashing_share_percent' (the "
+                               "file names a hashing_group)",
+                               *operation)));
+    if (set.hashing_group.empty() && *share)
+      return tl::unexpected(m.error_at_key(
+          "hashing_share_percent",
+          "'hashing_share_percent' needs a top-level 'hashing_group' (the primitive group the "
+          "share covers)"));
     if (auto ok = m.finish(); !ok) return tl::unexpected(ok.error());
-    set.measurements.push_back({*operation, static_cast<uint64_t>(**cycles)});
+    model::ReferenceMeasurement measurement{*operation, static_cast<uint64_t>(**cycles), {}};
+    if (*share) measurement.hashing_share = **share / 100.0;
+    set.measurements.push_back(std::move(measurement));
   }
   if (auto ok = r.finish(); !ok) return tl::unexpected(ok.error());
   return set;

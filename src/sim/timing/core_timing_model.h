@@ -19,7 +19,7 @@ class CoreTimingModel {
   virtual ~CoreTimingModel() = default;
 
   // Identifier recorded in provenance: the core, the model's version and the memory system,
-  // e.g. "cortex-m4/1 ws=0 prefetch=on icache=off".
+  // e.g. "cortex-m4/2 ws=0 prefetch=on icache=off refinements=off".
   virtual std::string name() const = 0;
 
   // Whether this model's cost of `insn` depends on its operand values (then the machine must
@@ -88,6 +88,12 @@ class CoreTimingModel {
   // A copy of this model with all of its state (instruction cache included): the machine keeps
   // one in an isolation snapshot (sim::Machine, docs/SIMULATOR.md "Isolation").
   virtual std::unique_ptr<CoreTimingModel> clone() const = 0;
+
+  // Whether an instruction that fails its IT condition is to be charged as a NOP of its size
+  // whatever its class (no stages, no hazard: the M33 measurements), rather than as itself
+  // for data processing, branches and IT (docs/TIMING.md "IT blocks"; the machine decides
+  // which Instruction it passes to `cycles`).
+  virtual bool skipped_behaves_as_nop() const { return false; }
 
   // Whether `insn`'s cost reads the values last given to set_operand_values (then it is not a
   // function of the state: the machine never memoizes it). Divides on every model.

@@ -6,25 +6,51 @@
 
 namespace fathom::sim::timing {
 
-std::string CortexM33Model::name() const { return "cortex-m33/1 " + fetch_.describe(); }
+std::string CortexM33Model::name() const { return "cortex-m33/2 " + fetch_.describe(); }
+
+// Issue cycles without latencies or pairing. Sources: "measured" = the RP2350 DWT
+// measurements; "M4" = the Cortex-M4 TRM table where nothing M33-specific is known.
+namespace {
+
+// Instructions whose result comes out of the second (accumulate) stage, one cycle late
+// (measured: MACs, extend-and-add, shifted-register and shifted-constant operand 2). The
+// two-stage flag-setting forms take 2 cycles instead (their result is then ready).
+bool two_stage_flag_setting(const Instruction& insn) {
+  // Measured: "MULS (16-bit) and operand2-shifted-constant forms that set flags" take 2;
+  // "inline shifted-register forms and MOVS.W are not affected".
+  if (insn.cls == InstrClass::kMultiply) return insn.size_bytes == 2;
+  return insn.cls == InstrClass::kAlu && insn.shifted_constant && insn.sets_flags && !insn.move;
+}
+
+bool single_load_or_store(InstrClass cls) {
+  return cls == InstrClass::kLoad || cls == InstrClass::kStore;
+}
+
+bool is_store(InstrClass cls) {
+  return cls == InstrClass::kStore || cls == InstrClass::kStoreDouble ||
+         cls == InstrClass::kStoreMultiple;
+}
+
+}  // namespace
 
 // Issue cycles without latencies or pairing. Sources: "measured" = the RP2350 DWT
 // measurements; "M4" = the Cortex-M4 TRM table where nothing M33-specific is known.
 uint32_t CortexM33Model::base_cycles(const Instruction& insn, bool taken) const {
   switch (insn.cls) {
     case InstrClass::kAlu:
+      return two_stage_flag_setting(insn) ? 2 : 1;  // measured
     case InstrClass::kOther:
     case InstrClass::kBarrier:
       return 1;
     case InstrClass::kMultiply:
-      return insn.size_bytes == 2 ? 2 : 1;  // measured: MULS (16-bit, flag-setting) 2
+      return two_stage_flag_setting(insn) ? 2 : 1;  // measured: MULS (16-bit) 2
     case InstrClass::kLongMultiply:
       return 1;  // measured: multiplies issue every cycle (result latency 2, below)
     case InstrClass::kDivide:
       // Assumed as the M4 (timing_rules.h divide_cycles); Arm gives no M33 figure here.
       return divide_cycles(operands_[0], operands_[1], insn.signed_operands);
     case InstrClass::kIt:
-      return 1;  // folding handled by the caller
+      return 1;  // pairing handled by the caller
     case InstrClass::kLoad:
     case InstrClass::kStore:
       return 1;  // measured: load-to-use latency 2 (the stall is charged to the user)
@@ -69,42 +95,68 @@ uint32_t CortexM33Model::cycles(const Instruction& insn, uint32_t address,
   if (!sequential) c += unaligned_target_penalty(insn, address);
   if (insn.literal_load) c += fetch_.literal_cycles(address);
 
-  // Result latency 2 (measured) for loads, multiplies and operand-2 shifts: a use by the very
-  // next instruction waits one cycle. Exceptions (measured): a store may take a loaded value
-  // as its data ("load-to-store latency 1"), and a MAC takes the previous multiply's result
-  // as its accumulator ("an accumulator chain can issue every cycle").
+  // Result latency 2 (measured) for loads and for accumulate-stage results (multiplies, MACs,
+  // extend-and-add, shifted-register or shifted-constant operand 2): a use by the very next
+  // instruction waits one cycle, except (measured)
+  //  - a store that only stores the value (load-to-store latency 1; "a store can store a
+  //    result from the accumulate stage after 1 cycle"): its address registers still wait;
+  //  - a MAC's accumulator input, from a load ("a loaded value can feed a MAC's accumulate
+  //    input after 1 cycle") or from the accumulate stage ("the accumulator can come from the
+  //    previous MAC, an extend-and-add or a shifted-operand2 instruction without a stall");
+  //  - an extend-and-add's accumulate input (Rn) from the accumulate stage ("can be chained
+  //    like a MAC"), but not from a load ("not an extend-and-add or shifted-operand2").
+  // A shifted-operand-2 instruction has no chained input ("such results cannot be chained
+  // like multiply-accumulates"): all its inputs wait.
   RegMask waits_on = insn.regs_read & late_result_;
-  if (late_from_load_ && (insn.cls == InstrClass::kStore || insn.cls == InstrClass::kStoreDouble ||
-                          insn.cls == InstrClass::kStoreMultiple))
-    waits_on &= insn.address_regs;
-  if (late_from_mac_ && insn.accumulates)
-    waits_on &= static_cast<RegMask>(~insn.accumulator_regs);
-  const uint32_t stall = waits_on ? 1 : 0;
+  if (waits_on) {
+    if (is_store(insn.cls)) {
+      waits_on &= insn.address_regs;
+    } else if (insn.accumulates) {
+      waits_on &= static_cast<RegMask>(~insn.accumulator_regs);
+    } else if (insn.extend_add && !late_from_load_) {
+      waits_on &= static_cast<RegMask>(~insn.accumulator_regs);
+    }
+  }
+  // Measured: "flags from a shifted-register operand2 instruction are available one cycle
+  // later than normal". IT is exempt ("IT pairs with the preceding instruction, wherever the
+  // flags came from").
+  const bool flag_wait = flags_late_ && insn.reads_flags && insn.cls != InstrClass::kIt;
+  const uint32_t stall = (waits_on || flag_wait) ? 1 : 0;
 
   uint32_t issue = base_cycles(insn, taken);
-  // Dual issue (measured, implemented conservatively; docs/TIMING.md): the second of two
-  // 16-bit instructions in one fetch word issues with the first when both are data
-  // processing, it neither reads nor writes a register the first writes, and the first's
-  // flags are not needed or overwritten by it. A 16-bit conditional branch after a 16-bit
-  // instruction that does not set flags pairs the same way: not taken 0, taken 1 + P - 1.
+  // Dual issue (measured, "limited"): only two 16-bit instructions issue together, the pair
+  // need not be word-aligned but the second must already be fetched (previous_leads_), and
+  // only these pairs exist:
+  //  - IT with the preceding instruction;
+  //  - a 16-bit branch (B, B<cond>, CBZ/CBNZ) in the second slot: not taken 0, even after a
+  //    flag-setting instruction ("subs r7,#1; bne" = 1 + 0); taken "effectively 1" after a
+  //    16-bit instruction that does not set flags (LDM/STM included: "ldmia r6!, {r0-r3};
+  //    bne" = 4 + 1 taken), else 1 + P;
+  //  - a NOP with an arithmetic or a single load/store instruction, in either order.
+  // Arithmetic + arithmetic and load/store + arithmetic never pair.
   bool paired = false;
-  const bool pair_slot = stall == 0 && previous_pairable_ && sequential &&
-                         insn.size_bytes == 2 && (address & 2u) != 0 &&
-                         !(insn.regs_read & previous_written_);
-  if (pair_slot) {
-    if (insn.cls == InstrClass::kAlu && !insn.writes_pc &&
-        !(insn.regs_written & previous_written_) &&
-        !(previous_sets_flags_ && (insn.sets_flags || insn.reads_flags))) {
+  if (stall == 0 && previous_leads_ && sequential && insn.size_bytes == 2) {
+    if (insn.cls == InstrClass::kIt) {
       issue = 0;
       paired = true;
-    } else if (insn.cls == InstrClass::kBranch && insn.branch_target == BranchTarget::kImmediate &&
-               !previous_sets_flags_) {
-      issue -= 1;
+    } else if (insn.cls == InstrClass::kBranch &&
+               insn.branch_target == BranchTarget::kImmediate) {
+      if (!taken) {
+        issue = 0;
+        paired = true;
+      } else if (!previous_sets_flags_) {
+        issue = 1;
+        paired = true;
+      }
+    } else if (previous_nop_ && ((insn.cls == InstrClass::kAlu && !insn.writes_pc) ||
+                                 single_load_or_store(insn.cls))) {
+      issue = 0;
+      paired = true;
+    } else if (insn.nop && previous_alu_or_memory_) {
+      issue = 0;
       paired = true;
     }
   }
-  // IT folds onto a preceding 16-bit instruction (M4 TRM 3.3.1; assumed the same here).
-  if (insn.cls == InstrClass::kIt && previous_16bit_) issue = 0;
 
   // VFMA/VMLA (measured): no FP instruction issues in the next 2 cycles.
   uint32_t fpu_wait = 0;
@@ -113,10 +165,15 @@ uint32_t CortexM33Model::cycles(const Instruction& insn, uint32_t address,
   fpu_busy_cycles_ = fpu_busy_cycles_ > total ? fpu_busy_cycles_ - total : 0;
   if (insn.cls == InstrClass::kFpuMac) fpu_busy_cycles_ = 2;
 
-  // State for the next instruction.
+  // State for the next instruction. An instruction that issued with the previous one in the
+  // same cycle (paired, 0 cycles: a NOP, IT or not-taken branch in the second slot) lets no
+  // time pass: the previous instruction's late results and flags stay late for the next.
+  const bool no_time_passed = paired && total == 0;
+  const RegMask kept_late = no_time_passed ? late_result_ : RegMask{0};
+  const bool kept_from_load = no_time_passed && late_from_load_;
+  const bool kept_flags_late = no_time_passed && flags_late_;
   late_result_ = 0;
   late_from_load_ = false;
-  late_from_mac_ = false;
   switch (insn.cls) {
     case InstrClass::kLoad:
     case InstrClass::kLoadDouble:
@@ -125,44 +182,56 @@ uint32_t CortexM33Model::cycles(const Instruction& insn, uint32_t address,
       break;
     case InstrClass::kMultiply:
     case InstrClass::kLongMultiply:
-      late_result_ = insn.regs_written;
-      late_from_mac_ = true;
+      if (!two_stage_flag_setting(insn)) late_result_ = insn.regs_written;
       break;
     case InstrClass::kAlu:
-      if (insn.shifted_operand) late_result_ = insn.regs_written;
+      if ((insn.shifted_operand || insn.shifted_constant || insn.extend_add) &&
+          !two_stage_flag_setting(insn))
+        late_result_ = insn.regs_written;
       break;
     default:
       break;
   }
-  previous_written_ = insn.regs_written;
+  flags_late_ = kept_flags_late ||
+                (insn.cls == InstrClass::kAlu && insn.shifted_operand && insn.sets_flags);
+  if (kept_late) {  // the second of the pair wrote nothing late itself (a NOP, IT or branch)
+    late_result_ = kept_late;
+    late_from_load_ = kept_from_load;
+  }
+  const bool leads = insn.size_bytes == 2 && !paired && !insn.writes_pc &&
+                     insn.cls != InstrClass::kBranch && insn.cls != InstrClass::kIt &&
+                     insn.cls != InstrClass::kTableBranch;
+  // The next 16-bit instruction is in this one's fetch word when this one is word-aligned;
+  // otherwise in the next word, which the core holds unless this one was a branch target
+  // (assumption: after a change of flow the target's word arrives first).
+  previous_leads_ = leads && ((address & 2u) == 0 || sequential);
+  previous_nop_ = insn.nop;
+  previous_alu_or_memory_ =
+      (insn.cls == InstrClass::kAlu && !insn.writes_pc) || single_load_or_store(insn.cls);
   previous_sets_flags_ = insn.sets_flags;
-  previous_16bit_ = insn.size_bytes == 2;
-  previous_pairable_ = !paired && insn.size_bytes == 2 && insn.cls == InstrClass::kAlu &&
-                       !insn.writes_pc && (address & 2u) == 0;
   return total;
 }
 
-// State words: [0] the previous instruction's effects (bits 0-15 late_result_, 16-31
-// previous_written_, 32-36 flags, 40-47 fpu_busy_cycles_); [1] expected_next_ and the fetch
-// word held (high half).
+// State words: [0] the previous instruction's effects (bits 0-15 late_result_, 16-21 flags,
+// 40-47 fpu_busy_cycles_); [1] expected_next_ and the fetch word held (high half).
 CoreTimingModel::State CortexM33Model::state() const {
   State s;
-  s.words[0] = uint64_t{late_result_} | uint64_t{previous_written_} << 16 |
-               uint64_t{late_from_load_} << 32 | uint64_t{late_from_mac_} << 33 |
-               uint64_t{previous_pairable_} << 34 | uint64_t{previous_sets_flags_} << 35 |
-               uint64_t{previous_16bit_} << 36 | uint64_t{fpu_busy_cycles_ & 0xFFu} << 40;
+  s.words[0] = uint64_t{late_result_} | uint64_t{late_from_load_} << 16 |
+               uint64_t{flags_late_} << 17 | uint64_t{previous_leads_} << 18 |
+               uint64_t{previous_nop_} << 19 | uint64_t{previous_alu_or_memory_} << 20 |
+               uint64_t{previous_sets_flags_} << 21 | uint64_t{fpu_busy_cycles_ & 0xFFu} << 40;
   s.words[1] = uint64_t{expected_next_} | uint64_t{fetch_.held_word()} << 32;
   return s;
 }
 
 void CortexM33Model::set_state(const State& s) {
   late_result_ = static_cast<RegMask>(s.words[0]);
-  previous_written_ = static_cast<RegMask>(s.words[0] >> 16);
-  late_from_load_ = (s.words[0] >> 32) & 1;
-  late_from_mac_ = (s.words[0] >> 33) & 1;
-  previous_pairable_ = (s.words[0] >> 34) & 1;
-  previous_sets_flags_ = (s.words[0] >> 35) & 1;
-  previous_16bit_ = (s.words[0] >> 36) & 1;
+  late_from_load_ = (s.words[0] >> 16) & 1;
+  flags_late_ = (s.words[0] >> 17) & 1;
+  previous_leads_ = (s.words[0] >> 18) & 1;
+  previous_nop_ = (s.words[0] >> 19) & 1;
+  previous_alu_or_memory_ = (s.words[0] >> 20) & 1;
+  previous_sets_flags_ = (s.words[0] >> 21) & 1;
   fpu_busy_cycles_ = static_cast<uint32_t>(s.words[0] >> 40) & 0xFFu;
   expected_next_ = static_cast<uint32_t>(s.words[1]);
   fetch_.set_held_word(static_cast<uint32_t>(s.words[1] >> 32));

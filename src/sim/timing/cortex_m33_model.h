@@ -3,8 +3,11 @@
 // this model starts from the M4 table and applies the measured differences (DWT
 // micro-benchmarks on an RP2350, M33 r1p0, in shared/reference/cortex-m-timing.md):
 // single-cycle loads with a 2-cycle load-to-use latency, LDRD/STRD 2, LDM/STM N, 2-cycle
-// result latency of multiplies and operand-2 shifts, MULS 2, VFMA blocking the FPU for two
-// cycles, and a conservative subset of the dual issue of 16-bit pairs. docs/TIMING.md.
+// result latency of multiplies, extend-and-add and operand-2 shifts (register or shifted
+// constant) with the accumulator chains between them, two-stage flag-setting forms taking 2,
+// VFMA blocking the FPU for two cycles, and the measured (limited) dual issue of 16-bit
+// pairs: NOP + arithmetic or load/store, a 16-bit branch in the second slot, IT after the
+// preceding instruction. docs/TIMING.md, section "Cortex-M33".
 #include <memory>
 
 #include "sim/timing/core_timing_model.h"
@@ -31,6 +34,9 @@ class CortexM33Model final : public CoreTimingModel {
   // no exception figures): both are assumptions, docs/TIMING.md.
   uint32_t exception_entry_cycles() const override { return 12; }
   uint32_t exception_return_cycles() const override { return 10; }
+  // Measured: "an instruction predicated out inside an IT block behaves as a NOP: it
+  // allocates no stages and causes no hazard".
+  bool skipped_behaves_as_nop() const override { return true; }
   bool has_compact_state() const override { return fetch_.has_compact_state(); }
   uint64_t state_key(uint32_t address) const override;
   State state() const override;
@@ -43,13 +49,14 @@ class CortexM33Model final : public CoreTimingModel {
   uint32_t operands_[2] = {0, 0};
   // State left by the previous instruction.
   uint32_t expected_next_ = UINT32_MAX;
-  RegMask late_result_ = 0;     // registers whose value is ready one cycle late
-  bool late_from_load_ = false; // ... because a load produced them (stores may take them)
-  bool late_from_mac_ = false;  // ... because a multiply produced them (MAC chains forward)
-  RegMask previous_written_ = 0;
-  bool previous_pairable_ = false;     // 16-bit ALU at a word address, not paired itself
+  RegMask late_result_ = 0;      // registers whose value is ready one cycle late
+  bool late_from_load_ = false;  // ... from a load (else from the accumulate stage: a MAC,
+                                 // multiply, extend-and-add or operand-2 shift)
+  bool flags_late_ = false;      // flags from a shifted-register operand-2 instruction
+  bool previous_leads_ = false;  // a 16-bit instruction that a next 16-bit one may pair with
+  bool previous_nop_ = false;             // ... and it is a NOP
+  bool previous_alu_or_memory_ = false;   // ... and it is arithmetic or a single load/store
   bool previous_sets_flags_ = false;
-  bool previous_16bit_ = false;
   uint32_t fpu_busy_cycles_ = 0;       // cycles before another FP instruction may issue
 };
 

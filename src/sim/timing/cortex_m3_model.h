@@ -22,8 +22,16 @@ class CortexM3Model final : public CortexM4Model {
   }
 
  protected:
-  const char* core_version() const override { return "cortex-m3/1"; }
+  const char* core_version() const override { return "cortex-m3/2"; }
   uint32_t multiply_cycles(const Instruction& insn) const override;
+  // Measured (M3): "pre/post-indexed loads cannot be chained at all; only the first load of a
+  // chain may be pre/post-indexed".
+  bool indexed_load_breaks_chain(const Instruction& insn, bool previous_indexed,
+                                 uint8_t previous_base) const override {
+    (void)previous_indexed;
+    (void)previous_base;
+    return insn.writeback;
+  }
 };
 
 }  // namespace fathom::sim::timing

@@ -15,7 +15,8 @@ class CortexM4Model : public CoreTimingModel {
   std::unique_ptr<CoreTimingModel> clone() const override {
     return std::make_unique<CortexM4Model>(*this);
   }
-  explicit CortexM4Model(const model::Board& board) : fetch_(board) {}
+  explicit CortexM4Model(const model::Board& board)
+      : refinements_(board.timing_refinements), fetch_(board) {}
 
   std::string name() const override;
   void set_operand_values(uint32_t first, uint32_t second) override {
@@ -34,15 +35,24 @@ class CortexM4Model : public CoreTimingModel {
   void set_state(const State& state) override;
 
  protected:
-  // Core name and model version for name(), e.g. "cortex-m4/1".
-  virtual const char* core_version() const { return "cortex-m4/1"; }
+  // Core name and model version for name(), e.g. "cortex-m4/2".
+  virtual const char* core_version() const { return "cortex-m4/2"; }
   // MUL/MLA/MLS, DSP and long multiplies: 1 cycle on the M4 (TRM 3.3.1), including UMAAL.
   virtual uint32_t multiply_cycles(const Instruction& insn) const {
     (void)insn;
     return 1;
   }
+  // Measured (M3/M4 refinements): whether a pre/post-indexed load right after a single load
+  // loses the pipelining. M4: "pre/post-indexed loads cannot be chained back to back on the
+  // same base register (alternating two bases works)".
+  virtual bool indexed_load_breaks_chain(const Instruction& insn, bool previous_indexed,
+                                         uint8_t previous_base) const {
+    return insn.writeback && previous_indexed && insn.mem_base == previous_base;
+  }
   // Values set by set_operand_values for the current instruction (zero otherwise).
   uint32_t operands_[2] = {0, 0};
+  // The board's `timing_refinements`: the fetch-related measured effects (docs/TIMING.md).
+  bool refinements_ = false;
 
  private:
   FetchModel fetch_;
@@ -53,6 +63,10 @@ class CortexM4Model : public CoreTimingModel {
   bool previous_store_ = false;          // a single store (store-then-load penalty)
   RegMask previous_result_ = 0;          // registers written by preceding data processing
   bool previous_16bit_ = false;          // IT folds onto a preceding 16-bit instruction
+  bool previous_absorbs_nop_ = false;    // a single load or register-offset store
+  bool previous_load_indexed_ = false;   // the single load was pre/post-indexed ...
+  uint8_t previous_load_base_ = 0;       // ... on this base register
+  uint8_t unaligned_run_ = 0;            // consecutive unaligned 32-bit instructions (max 3)
 };
 
 }  // namespace fathom::sim::timing

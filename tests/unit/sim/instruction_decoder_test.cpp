@@ -93,6 +93,38 @@ INSTANTIATE_TEST_SUITE_P(
       return std::to_string(info.index) + "_" + name;
     });
 
+// Facts for the M33 latency rules (docs/TIMING.md "Cortex-M33").
+TEST(InstructionDecoder, RotatedPlainExtendIsNotAShiftedOperand) {
+  EXPECT_FALSE(decode({0xFA5F, 0xF091}).shifted_operand);  // uxtb.w r0, r1, ror #8
+  EXPECT_TRUE(decode({0xEB04, 0x6335}).shifted_operand);   // add.w r3, r4, r5, ror #24
+}
+
+TEST(InstructionDecoder, ShiftedConstantsFromTheModifiedImmediate) {
+  EXPECT_TRUE(decode({0xF481, 0x50FE}).shifted_constant);   // eor.w r0, r1, #0x1fc0
+  EXPECT_FALSE(decode({0xF081, 0x00FF}).shifted_constant);  // eor.w r0, r1, #0xff
+  EXPECT_FALSE(decode({0xF081, 0x10FF}).shifted_constant);  // eor.w r0, r1, #0x00ff00ff
+  EXPECT_FALSE(decode({0xF601, 0x70FF}).shifted_constant);  // addw r0, r1, #0xfff
+  EXPECT_FALSE(decode({0xEB04, 0x6335}).shifted_constant);  // add.w r3, r4, r5, ror #24
+  const Instruction movs = decode({0xF45F, 0x50FE});         // movs.w r0, #0x1fc0
+  EXPECT_TRUE(movs.shifted_constant);
+  EXPECT_TRUE(movs.move);
+  EXPECT_TRUE(movs.sets_flags);
+}
+
+TEST(InstructionDecoder, ExtendAndAddReadsBothSourcesAndNamesItsAccumulateInput) {
+  const Instruction uxtab = decode({0xFA55, 0xF480});  // uxtab r4, r5, r0
+  EXPECT_TRUE(uxtab.extend_add);
+  EXPECT_FALSE(uxtab.shifted_operand);
+  EXPECT_EQ(uxtab.regs_read, (1u << 5) | (1u << 0));  // Capstone 4 reports only r5
+  EXPECT_EQ(uxtab.accumulator_regs, 1u << 5);
+  EXPECT_EQ(uxtab.regs_written, 1u << 4);
+}
+
+TEST(InstructionDecoder, NopIsMarked) {
+  EXPECT_TRUE(decode({0xBF00}).nop);
+  EXPECT_FALSE(decode({0x2800}).nop);  // cmp r0, #0
+}
+
 TEST(InstructionDecoder, DecodesOnlyTheFirstInstruction) {
   // "it eq; moveq r0, r1": the IT alone, 2 bytes.
   const Instruction insn = decode({0xBF08, 0x4608});

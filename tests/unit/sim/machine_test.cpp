@@ -247,8 +247,10 @@ TEST_F(MachineTest, CycleCounterMatchesTheMachineAndTheTimingModel) {
   }
   // Ten single-cycle adds measure exactly ten cycles more than nothing, on any Cortex-M model.
   EXPECT_EQ(printed.at("adds") - printed.at("empty"), 10u);
-  // A taken branch costs more than one cycle (pipeline refill).
-  EXPECT_GT(printed.at("taken_branch") - printed.at("empty"), 1u);
+  // A taken branch: on the M33 (this board) a taken 16-bit branch after a 16-bit instruction
+  // that does not set flags (here `ldr r2, [r1]`) pairs with it and costs 1 (measured,
+  // docs/TIMING.md "Cortex-M33"); the M3/M4 charge 1 + P.
+  EXPECT_EQ(printed.at("taken_branch") - printed.at("empty"), 1u);
 }
 
 void expect_same(const RunOutcome& a, const RunOutcome& b) {

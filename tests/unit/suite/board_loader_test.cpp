@@ -92,6 +92,18 @@ TEST(BoardLoader, ParsesAValidBoard) {
   EXPECT_EQ(board->memory.size(), 2u);
 }
 
+TEST(BoardLoader, TimingRefinementsIsABooleanDefaultingToOff) {
+  auto plain = parse_board(board_text(), "b.toml");
+  ASSERT_TRUE(plain.has_value()) << plain.error().message;
+  EXPECT_FALSE(plain->timing_refinements);
+  auto on = parse_board(board_text("timing_refinements = true\n"), "b.toml");
+  ASSERT_TRUE(on.has_value()) << on.error().message;
+  EXPECT_TRUE(on->timing_refinements);
+  EXPECT_EQ(error_of(board_text("timing_refinements = \"on\"\n")),
+            "b.toml:8:22: 'timing_refinements' in the board description must be true or "
+            "false, not a string");
+}
+
 TEST(BoardLoader, ErrorsCarryLineAndColumn) {
   EXPECT_EQ(error_of(board_text("fpux = true\n")),
             "b.toml:8:1: unknown key 'fpux' in the board description");

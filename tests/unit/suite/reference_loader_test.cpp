@@ -34,6 +34,35 @@ TEST(ReferenceLoader, LoadsThePqm4FileFromTheRepository) {
   EXPECT_EQ(set->measurements[5].operation, "mlkem768_decaps");
   EXPECT_EQ(set->measurements[5].cycles, 1387984u);
   EXPECT_FALSE(set->notes.empty());
+  // pqm4's published hashing shares, for the like-for-like view.
+  EXPECT_EQ(set->hashing_group, "FIPS 202");
+  EXPECT_NE(set->hashing_source.find("pqm4"), std::string::npos);
+  ASSERT_TRUE(set->measurements[0].hashing_share.has_value());
+  EXPECT_DOUBLE_EQ(*set->measurements[0].hashing_share, 0.498);
+  EXPECT_DOUBLE_EQ(*set->measurements[5].hashing_share, 0.354);
+}
+
+TEST(ReferenceLoader, HashingSharesNeedTheirGroupAndEveryMeasurementOne) {
+  auto set = parse_reference_set(
+      reference_text("hashing_group = \"G\"\n",
+                     "[[measurement]]\noperation = \"a\"\ncycles = 5\n"
+                     "hashing_share_percent = 25\n"),
+      "r.toml");
+  ASSERT_TRUE(set.has_value()) << set.error().message;
+  EXPECT_DOUBLE_EQ(*set->measurements[0].hashing_share, 0.25);
+  EXPECT_NE(error_of(reference_text("hashing_group = \"G\"\n",
+                                    "[[measurement]]\noperation = \"a\"\ncycles = 5\n"))
+                .find("hashing_share_percent"),
+            std::string::npos);
+  EXPECT_NE(error_of(reference_text("", "[[measurement]]\noperation = \"a\"\ncycles = 5\n"
+                                        "hashing_share_percent = 25\n"))
+                .find("hashing_group"),
+            std::string::npos);
+  EXPECT_NE(error_of(reference_text("hashing_group = \"G\"\n",
+                                    "[[measurement]]\noperation = \"a\"\ncycles = 5\n"
+                                    "hashing_share_percent = 101\n"))
+                .find("r.toml:"),
+            std::string::npos);
 }
 
 TEST(ReferenceLoader, ParsesOptionalFields) {

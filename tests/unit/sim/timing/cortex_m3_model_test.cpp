@@ -50,7 +50,19 @@ TEST(CortexM3Model, SharesTheM4LoadStoreRules) {
 }
 
 TEST(CortexM3Model, NameShowsTheMemorySystem) {
-  EXPECT_EQ(model_for(board(kM3))->name(), "cortex-m3/1 ws=0 prefetch=on icache=off");
+  EXPECT_EQ(model_for(board(kM3))->name(),
+            "cortex-m3/2 ws=0 prefetch=on icache=off refinements=off");
+}
+
+TEST(CortexM3Model, OnlyTheFirstLoadOfAChainMayBeIndexed) {
+  // Measured (M3): "pre/post-indexed loads cannot be chained at all; only the first load of a
+  // chain may be pre/post-indexed". ldr.w r0,[r1],#4 2; ldr.w r2,[r3],#4 (another base, which
+  // the M4 would pipeline) 2 = 4.
+  const std::vector<uint16_t> post_r0_r1 = {0xF851, 0x0B04};  // ldr.w r0, [r1], #4
+  const std::vector<uint16_t> post_r2_r3 = {0xF853, 0x2B04};  // ldr.w r2, [r3], #4
+  EXPECT_EQ(cycles(kM3, straight(kCode, {post_r0_r1, post_r2_r3})), 4u);
+  // ldr.w r0,[r1],#4 2; ldr r2,[r3] (not indexed) pipelined 1 = 3.
+  EXPECT_EQ(cycles(kM3, straight(kCode, {post_r0_r1, enc::kLdrR2R3})), 3u);
 }
 
 }  // namespace

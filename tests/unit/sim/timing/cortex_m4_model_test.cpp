@@ -147,7 +147,82 @@ TEST(CortexM4Model, FpuTable) {
 }
 
 TEST(CortexM4Model, NameShowsTheMemorySystem) {
-  EXPECT_EQ(model_for(board(kM4))->name(), "cortex-m4/1 ws=0 prefetch=on icache=off");
+  EXPECT_EQ(model_for(board(kM4))->name(),
+            "cortex-m4/2 ws=0 prefetch=on icache=off refinements=off");
+}
+
+// --- Measured refinements (shared/reference/cortex-m-timing.md "Measured refinements"). The
+// fetch-related ones apply with the board's timing_refinements = true only.
+model::Board refined(bool on) {
+  model::Board b = board(kM4);
+  b.timing_refinements = on;
+  return b;
+}
+const std::vector<uint16_t> kLdrWR2R3 = {0xF8D3, 0x2000};      // ldr.w r2, [r3]
+const std::vector<uint16_t> kLdrWR0R1 = {0xF8D1, 0x0000};      // ldr.w r0, [r1]
+const std::vector<uint16_t> kLdrPostR0R1 = {0xF851, 0x0B04};   // ldr.w r0, [r1], #4
+const std::vector<uint16_t> kLdrPostR2R1 = {0xF851, 0x2B04};   // ldr.w r2, [r1], #4
+const std::vector<uint16_t> kLdrPostR2R3 = {0xF853, 0x2B04};   // ldr.w r2, [r3], #4
+
+TEST(CortexM4Model, GroupOfThreeUnalignedWideInstructionsCostsOneMore) {
+  // Measured: "groups of three or more unaligned 32-bit instructions take one extra cycle".
+  // nop 1; add.w at +2, +6, +10 (all at halfword addresses) 1 + 1 + (1 + 1) = 5.
+  const auto three = straight(kCode, {enc::kNop, enc::kAddW, enc::kAddW, enc::kAddW});
+  EXPECT_EQ(cycles(refined(true), three), 5u);
+  EXPECT_EQ(cycles(refined(false), three), 4u);
+  // Two are not a group: nop 1; add.w 1; add.w 1 = 3.
+  EXPECT_EQ(cycles(refined(true), straight(kCode, {enc::kNop, enc::kAddW, enc::kAddW})), 3u);
+  // Four are one group: 1 + 4 + 1 = 6.
+  EXPECT_EQ(cycles(refined(true), straight(kCode, {enc::kNop, enc::kAddW, enc::kAddW,
+                                                   enc::kAddW, enc::kAddW})),
+            6u);
+  // Word-aligned ones never count: add.w at 0, 4, 8 = 3.
+  EXPECT_EQ(cycles(refined(true), straight(kCode, {enc::kAddW, enc::kAddW, enc::kAddW})), 3u);
+}
+
+TEST(CortexM4Model, UnalignedWideLoadDoesNotPipeline) {
+  // Measured: "32-bit loads (LDR.W, LDRB.W) may fail to pipeline when they are not
+  // word-aligned". ldr r0,[r1] 2; ldr.w r2,[r3] at a halfword address 2 (not 1) = 4.
+  const auto unaligned = straight(kCode, {enc::kLdrR0R1, kLdrWR2R3});
+  EXPECT_EQ(cycles(refined(true), unaligned), 4u);
+  EXPECT_EQ(cycles(refined(false), unaligned), 3u);
+  // Word-aligned: ldr.w r0,[r1] 2; ldr.w r2,[r3] pipelined 1 = 3.
+  EXPECT_EQ(cycles(refined(true), straight(kCode, {kLdrWR0R1, kLdrWR2R3})), 3u);
+}
+
+TEST(CortexM4Model, IndexedLoadsOnTheSameBaseDoNotChain) {
+  // Measured (M4): "pre/post-indexed loads cannot be chained back to back on the same base
+  // register (alternating two bases works)"; always applied.
+  // ldr.w r0,[r1],#4 2; ldr.w r2,[r1],#4 2 = 4.
+  EXPECT_EQ(cycles(kM4, straight(kCode, {kLdrPostR0R1, kLdrPostR2R1})), 4u);
+  // ldr.w r0,[r1],#4 2; ldr.w r2,[r3],#4 pipelined 1 = 3.
+  EXPECT_EQ(cycles(kM4, straight(kCode, {kLdrPostR0R1, kLdrPostR2R3})), 3u);
+}
+
+TEST(CortexM4Model, LoadAbsorbsAFollowingNop) {
+  // Measured: "a load can absorb a following NOP (not CMP/TST), which then costs nothing".
+  // ldr r0,[r1] 2; nop 0 = 2.
+  const auto nop = straight(kCode, {enc::kLdrR0R1, enc::kNop});
+  EXPECT_EQ(cycles(refined(true), nop), 2u);
+  EXPECT_EQ(cycles(refined(false), nop), 3u);
+  // ldr r0,[r1] 2; cmp r0,#0 1 = 3.
+  EXPECT_EQ(cycles(refined(true), straight(kCode, {enc::kLdrR0R1, enc::kCmpR0Imm})), 3u);
+  // "Register-offset stores take 2 (and can absorb a NOP)": str r2,[r3,r4] 2; nop 0 = 2.
+  EXPECT_EQ(cycles(refined(true), straight(kCode, {enc::kStrR2R3R4, enc::kNop})), 2u);
+  // An immediate-offset store does not: str r0,[r1] 1; nop 1 = 2.
+  EXPECT_EQ(cycles(refined(true), straight(kCode, {enc::kStrR0R1, enc::kNop})), 2u);
+}
+
+TEST(CortexM4Model, LiteralLoadContendsWithFetch) {
+  // TRM 3.3.2: "LDR Rx,[PC,#imm] may add a cycle (contention with instruction fetch)".
+  // ldr r0,[pc,#4] 2 + 1 = 3; without the refinements 2.
+  EXPECT_EQ(cycles(refined(true), straight(kCode, {enc::kLdrLiteral})), 3u);
+  EXPECT_EQ(cycles(refined(false), straight(kCode, {enc::kLdrLiteral})), 2u);
+}
+
+TEST(CortexM4Model, NameShowsTheRefinements) {
+  EXPECT_EQ(model_for(refined(true))->name(),
+            "cortex-m4/2 ws=0 prefetch=on icache=off refinements=on");
 }
 
 }  // namespace

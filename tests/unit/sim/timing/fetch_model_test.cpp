@@ -59,7 +59,7 @@ TEST(FetchModel, InstructionCacheHitsOnTheSecondIteration) {
   // No prefetch, cache: one line miss in the first iteration only: 9 + 2 = 11.
   EXPECT_EQ(cycles(board(kM4, 2, false, true), loop_twice()), 11u);
   EXPECT_EQ(model_for(board(kM4, 2, false, true))->name(),
-            "cortex-m4/1 ws=2 prefetch=off icache=on");
+            "cortex-m4/2 ws=2 prefetch=off icache=on refinements=off");
 }
 
 }  // namespace

@@ -46,13 +46,15 @@ INSTANTIATE_TEST_SUITE_P(
     Boards, SimBoard,
     ::testing::Values(
         BoardCase{"sim-m4", "cortex-m4", "-mcpu=cortex-m4", 20000000,
-                  "cortex-m4/1 ws=0 prefetch=on icache=off"},
+                  "cortex-m4/2 ws=0 prefetch=on icache=off refinements=on"},
+        BoardCase{"sim-m4-unrefined", "cortex-m4", "-mcpu=cortex-m4", 20000000,
+                  "cortex-m4/2 ws=0 prefetch=on icache=off refinements=off"},
         BoardCase{"sim-m3", "cortex-m3", "-mcpu=cortex-m3", 24000000,
-                  "cortex-m3/1 ws=0 prefetch=on icache=off"},
+                  "cortex-m3/2 ws=0 prefetch=on icache=off refinements=off"},
         BoardCase{"sim-m0plus", "cortex-m0plus", "-mcpu=cortex-m0plus", 24000000,
                   "cortex-m0plus/1 ws=0 prefetch=on icache=off multiplier=fast"},
         BoardCase{"sim-m33", "cortex-m33", "-mcpu=cortex-m33", 128000000,
-                  "cortex-m33/1 ws=0 prefetch=on icache=off"}),
+                  "cortex-m33/2 ws=0 prefetch=on icache=off"}),
     [](const ::testing::TestParamInfo<BoardCase>& info) {
       std::string name = info.param.board;
       for (char& ch : name)
