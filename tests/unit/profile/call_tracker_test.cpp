@@ -10,26 +10,13 @@
 
 #include "elf/elf_image.h"
 #include "sim/machine.h"
+#include "../sim/fixture_board.h"
 
 namespace fathom::profile {
 namespace {
 
 constexpr uint8_t kCallsMode = 8;
 constexpr uint8_t kSvcMode = 10;  // SVCs whose handler calls svc_service -> svc_step
-
-model::Board fixture_board() {
-  model::Board b;
-  b.name = "sim-m33-test";
-  b.core = "cortex-m33";
-  b.has_fpu = true;
-  b.has_dsp = true;
-  b.clock_hz = 128'000'000;
-  b.memory = {{"flash", model::MemoryKind::kFlash, 0x00000000u, 0x00100000u, 0},
-              {"sram", model::MemoryKind::kRam, 0x20000000u, 0x00040000u, 0}};
-  b.stack_bytes = 0x8000;
-  b.console_address = 0x40000000u;
-  return b;
-}
 
 class CallTrackerTest : public ::testing::Test {
  protected:
@@ -43,7 +30,7 @@ class CallTrackerTest : public ::testing::Test {
 
   sim::RunOutcome run(sim::HookMode mode, sim::ExecutionObserver* observer,
                       uint8_t fixture_mode = kCallsMode) {
-    auto m = sim::Machine::create(fixture_board(), mode);
+    auto m = sim::Machine::create(fathom::testing::fixture_board(), mode);
     EXPECT_TRUE(m);
     EXPECT_TRUE((*m)->load(*image_));
     const elf::Symbol* s = image_->find_symbol("fixture_mode");

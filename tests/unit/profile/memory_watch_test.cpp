@@ -13,25 +13,12 @@
 #include "elf/elf_image.h"
 #include "sim/machine.h"
 #include "sim/observer_fanout.h"
+#include "../sim/fixture_board.h"
 
 namespace fathom::profile {
 namespace {
 
 constexpr uint32_t kMemoryMode = 9;
-
-model::Board fixture_board() {
-  model::Board b;
-  b.name = "sim-m33-test";
-  b.core = "cortex-m33";
-  b.has_fpu = true;
-  b.has_dsp = true;
-  b.clock_hz = 128'000'000;
-  b.memory = {{"flash", model::MemoryKind::kFlash, 0x00000000u, 0x00100000u, 0},
-              {"sram", model::MemoryKind::kRam, 0x20000000u, 0x00040000u, 0}};
-  b.stack_bytes = 0x8000;
-  b.console_address = 0x40000000u;
-  return b;
-}
 
 using Kind = StackPointerEffect::Kind;
 
@@ -137,7 +124,7 @@ class MemoryWatchTest : public ::testing::Test {
   }
 
   std::unique_ptr<sim::Machine> machine(sim::HookMode mode) {
-    auto m = sim::Machine::create(fixture_board(), mode);
+    auto m = sim::Machine::create(fathom::testing::fixture_board(), mode);
     EXPECT_TRUE(m);
     EXPECT_TRUE((*m)->load(*image_));
     const elf::Symbol* s = image_->find_symbol("fixture_mode");
@@ -249,7 +236,7 @@ TEST_F(MemoryWatchTest, MeasuresReservedStackThatIsNeverWritten) {
     const elf::Symbol* s = image_->find_symbol("fixture_mode");
     ASSERT_TRUE(m->write_memory(s->address, {13, 0, 0, 0}));
     // Paint the whole stack (the bottom 32 KiB of RAM) the way the harness does.
-    const std::vector<uint8_t> paint(fixture_board().stack_bytes, 0xC5);
+    const std::vector<uint8_t> paint(fathom::testing::fixture_board().stack_bytes, 0xC5);
     ASSERT_TRUE(m->write_memory(0x20000000u, paint));
     MemoryWatchOptions o;
     o.operations.push_back({"reserve_unwritten_leaf",

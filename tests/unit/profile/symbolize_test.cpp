@@ -16,6 +16,7 @@
 #include "profile/tracker_options.h"
 #include "sim/machine.h"
 #include "util/subprocess.h"
+#include "../sim/fixture_board.h"
 
 namespace fathom::profile {
 namespace {
@@ -60,20 +61,6 @@ local_helper:              @ a local function symbol (no .global), no .size
   .size outer, . - outer
 )";
 
-model::Board board() {
-  model::Board b;
-  b.name = "sim-m33-test";
-  b.core = "cortex-m33";
-  b.has_fpu = true;
-  b.has_dsp = true;
-  b.clock_hz = 128'000'000;
-  b.memory = {{"flash", model::MemoryKind::kFlash, 0x00000000u, 0x00100000u, 0},
-              {"sram", model::MemoryKind::kRam, 0x20000000u, 0x00040000u, 0}};
-  b.stack_bytes = 0x8000;
-  b.console_address = 0x40000000u;
-  return b;
-}
-
 class SymbolizeLabels : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -115,7 +102,7 @@ TEST_F(SymbolizeLabels, CallsToLabelsInsideAnAssemblyFunctionAreNamedByTheLabel)
   EXPECT_TRUE(has_label("local_helper"));
   EXPECT_FALSE(has_label("outer")) << "global symbols are functions, not labels";
 
-  auto machine = sim::Machine::create(board());
+  auto machine = sim::Machine::create(fathom::testing::fixture_board());
   ASSERT_TRUE(machine) << machine.error().message;
   ASSERT_TRUE((*machine)->load(*image));
   CallTracker tracker(tracker_options_for(*image));

@@ -12,26 +12,13 @@
 #include "elf/elf_image.h"
 #include "model/board.h"
 #include "sim/machine.h"
+#include "fixture_board.h"
 
 namespace fathom::sim {
 namespace {
 
 constexpr uint32_t kFpuWithoutCpacr = 11;  // fixture_mode
 constexpr uint32_t kFpuWithCpacr = 12;
-
-model::Board sim_m33() {
-  model::Board b;
-  b.name = "test-m33";
-  b.core = "cortex-m33";
-  b.has_fpu = true;
-  b.has_dsp = true;
-  b.clock_hz = 128'000'000;
-  b.memory = {{"flash", model::MemoryKind::kFlash, 0x00000000u, 0x00100000u, 0},
-              {"sram", model::MemoryKind::kRam, 0x20000000u, 0x00040000u, 0}};
-  b.stack_bytes = 0x8000;
-  b.console_address = 0x40000000u;
-  return b;
-}
 
 class FpuAccess : public ::testing::TestWithParam<HookMode> {
  protected:
@@ -45,7 +32,7 @@ class FpuAccess : public ::testing::TestWithParam<HookMode> {
   }
 
   RunOutcome run(uint32_t mode) {
-    auto m = Machine::create(sim_m33(), GetParam());
+    auto m = Machine::create(fathom::testing::fixture_board(), GetParam());
     EXPECT_TRUE(m) << m.error().message;
     if (!m) return {};
     auto loaded = (*m)->load(*image_);

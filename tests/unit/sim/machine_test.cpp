@@ -15,6 +15,7 @@
 #include "model/board.h"
 #include "sim/instruction_decoder.h"
 #include "sim/timing/core_timing_model.h"
+#include "fixture_board.h"
 
 namespace fathom::sim {
 namespace {
@@ -33,22 +34,6 @@ enum Mode : uint32_t {
 };
 
 constexpr uint64_t kBudgetCycles = 5'000'000;
-
-// The sim-m33 board (firmware/boards/sim-m33/board.toml), built here so that the test does not
-// depend on the board loader.
-model::Board sim_m33() {
-  model::Board b;
-  b.name = "test-m33";
-  b.core = "cortex-m33";
-  b.has_fpu = true;
-  b.has_dsp = true;
-  b.clock_hz = 128'000'000;
-  b.memory = {{"flash", model::MemoryKind::kFlash, 0x00000000u, 0x00100000u, 0},
-              {"sram", model::MemoryKind::kRam, 0x20000000u, 0x00040000u, 0}};
-  b.stack_bytes = 0x8000;
-  b.console_address = 0x40000000u;
-  return b;
-}
 
 class MachineTest : public ::testing::Test {
  protected:
@@ -93,7 +78,7 @@ class MachineTest : public ::testing::Test {
     return s ? *s : kMissing;
   }
 
-  model::Board board_ = sim_m33();
+  model::Board board_ = fathom::testing::fixture_board();
   std::unique_ptr<elf::ElfImage> image_;
 };
 
@@ -311,13 +296,13 @@ TEST_F(MachineTest, LoadRefusesAnImageOutsideTheMemoryMap) {
 }
 
 TEST(MachineCreate, RefusesUnknownCoreAndUnalignedRegions) {
-  model::Board b = sim_m33();
+  model::Board b = fathom::testing::fixture_board();
   b.core = "cortex-z80";
   auto unknown = Machine::create(b);
   ASSERT_FALSE(unknown);
   EXPECT_NE(unknown.error().message.find("cortex-z80"), std::string::npos);
 
-  b = sim_m33();
+  b = fathom::testing::fixture_board();
   b.memory[1].length_bytes = 0x40001;
   auto unaligned = Machine::create(b);
   ASSERT_FALSE(unaligned);
