@@ -1,4 +1,5 @@
 #include "sim/machine.h"
+#include "sim/timing/timing_rules.h"
 
 #include <fmt/core.h>
 
@@ -27,22 +28,6 @@ constexpr std::array<CoreInfo, 4> kCores = {{
     {"cortex-m4", UC_CPU_ARM_CORTEX_M4, 0x410FC241u},
     {"cortex-m33", UC_CPU_ARM_CORTEX_M33, 0x410FD214u},
 }};
-
-// A floating-point instruction: it needs CP10/CP11 access (SystemControl::fpu_access_enabled).
-bool is_fpu(InstrClass cls) {
-  switch (cls) {
-    case InstrClass::kFpuAlu:
-    case InstrClass::kFpuMac:
-    case InstrClass::kFpuDivSqrt:
-    case InstrClass::kFpuLoad:
-    case InstrClass::kFpuStore:
-    case InstrClass::kFpuMultiple:
-    case InstrClass::kFpuTransfer:
-      return true;
-    default:
-      return false;
-  }
-}
 
 // Exception numbers Unicorn passes to UC_HOOK_INTR for Arm (QEMU target/arm/cpu.h EXCP_*).
 std::string exception_name(uint32_t intno) {
@@ -308,7 +293,7 @@ void Machine::on_code(uc_engine*, uint64_t address, uint32_t, void* self_ptr) {
   }
   self->current_pc_ = pc;
   self->current_ = &self->instruction_at(pc);
-  if (is_fpu(self->current_->cls) && self->fpu_denied(pc)) return;
+  if (timing::is_fpu(self->current_->cls) && self->fpu_denied(pc)) return;
   if (self->observer_) uc_reg_read(self->uc_, UC_ARM_REG_SP, &self->block_sp_);
   if (self->current_->needs_operand_values) {
     // Divides and long multiplies cost what their operands decide; read them before the
@@ -351,7 +336,7 @@ Machine::Block& Machine::build_block(uint32_t start, uint32_t size_bytes) {
       b.special |= kind != 0;
       b.unhooked |= (kind & Block::kUnhookedOperands) != 0;
       b.memoizable &= !timing_->cost_reads_operands(insn);
-      if (b.first_fpu < 0 && is_fpu(insn.cls))
+      if (b.first_fpu < 0 && timing::is_fpu(insn.cls))
         b.first_fpu = static_cast<int32_t>(b.instructions.size() - 1);
       pc += insn.size_bytes ? insn.size_bytes : 2;
     }
