@@ -26,12 +26,7 @@ model::RunResult run_with_inputs() {
   return run;
 }
 
-template <typename Writer>
-std::string written(const model::RunResult& run) {
-  std::ostringstream out;
-  Writer().write(run, out);
-  return out.str();
-}
+using fixture::written;
 
 TEST(DistinctInputsOutput, TableMarksTheRowAndExplainsItUnderTheTable) {
   const std::string table = written<TableWriter>(run_with_inputs());

@@ -58,12 +58,7 @@ TEST(FastestMark, EveryConfigurationWithinTheNoiseOfTheLowestIsTied) {
   EXPECT_EQ(marks(run_with_medians({100'000})), (std::vector<M>{M::kNone}));
 }
 
-template <typename Writer>
-std::string written(const model::RunResult& run) {
-  std::ostringstream out;
-  Writer().write(run, out);
-  return out.str();
-}
+using fixture::written;
 
 std::string line_starting(const std::string& text, const std::string& start) {
   std::istringstream lines(text);

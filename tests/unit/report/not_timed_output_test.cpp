@@ -40,12 +40,7 @@ model::RunResult run_with_gate() {
   return run;
 }
 
-template <typename Writer>
-std::string written(const model::RunResult& run) {
-  std::ostringstream out;
-  Writer().write(run, out);
-  return out.str();
-}
+using fixture::written;
 
 std::string line_with(const std::string& text, const std::string& needle) {
   std::istringstream lines(text);

@@ -25,12 +25,7 @@ model::RunResult run_with_shares() {
   return run;
 }
 
-template <typename W>
-std::string written(const model::RunResult& run) {
-  std::ostringstream out;
-  W().write(run, out);
-  return out.str();
-}
+using fixture::written;
 
 std::string line_with(const std::string& text, const std::string& a, const std::string& b) {
   std::istringstream in(text);

@@ -5,6 +5,9 @@
 //   ecdsa_p256_sign  passes in the baseline (median 4,000,000); its KAT fails in the second
 //                    image, which nevertheless holds poisoned samples (987654321 cycles,
 //                    123456789 instructions, 555555 stack bytes) that no writer may print.
+#include <sstream>
+#include <string>
+
 #include "model/run_result.h"
 
 namespace fathom::report::fixture {
@@ -80,6 +83,14 @@ inline model::RunResult make_run(int configurations) {
     run.images.push_back(broken);
   }
   return run;
+}
+
+// What `Writer` (a report writer: TableWriter, JsonWriter, ...) writes for `run`.
+template <typename Writer>
+std::string written(const model::RunResult& run) {
+  std::ostringstream out;
+  Writer().write(run, out);
+  return out.str();
 }
 
 }  // namespace fathom::report::fixture

@@ -28,12 +28,7 @@ model::RunResult deep_run() {
   return run;
 }
 
-template <typename Writer>
-std::string written(const model::RunResult& run) {
-  std::ostringstream out;
-  Writer().write(run, out);
-  return out.str();
-}
+using fixture::written;
 
 const char* const kWarning =
     "WARNING: ecdsa_p256_sign (mbedtls on sim-m33) used 53,248 bytes of stack, more than the "
