@@ -7,6 +7,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <functional>
 
 #include "build/build_key.h"
@@ -158,7 +159,8 @@ struct Archive {
 // undefines; the libc and flags are in `cflags`), keyed by everything that affects its objects.
 util::Result<Archive> prepare_archive(LibraryDescription lib, const model::Configuration& options,
                                       const fs::path& source_root, std::string source_identity,
-                                      const std::vector<std::string>& cflags,
+                                      std::vector<std::string> cflags,
+                                      const std::vector<Archive>& earlier,
                                       const ImageRequest& req, const Toolchain& tc) {
   const model::Board& board = *req.board;
   auto lib_files = library_source_files(lib, source_root);
@@ -169,22 +171,45 @@ util::Result<Archive> prepare_archive(LibraryDescription lib, const model::Confi
   const std::string config_header = user_config_header(lib, options);
   a.cflags = cflags;
   a.option_flags = library_option_flags(lib, options);
+  a.option_flags.insert(a.option_flags.end(), lib.cflags.begin(), lib.cflags.end());
   a.cflags.insert(a.cflags.end(), a.option_flags.begin(), a.option_flags.end());
-  a.key = hex_hash(fmt::format("{}|{}|{}|{}|{}", join_args(a.cflags), config_header,
-                               source_root.string(), tc.version, options.libc));
+  // The libraries it is written over: their options and headers, exactly as the image sees them.
+  std::vector<std::string> used_includes;
+  std::string used_keys;
+  for (const auto& used : lib.uses) {
+    const auto it = std::find_if(earlier.begin(), earlier.end(),
+                                 [&](const Archive& e) { return e.lib.name == used; });
+    if (it == earlier.end())
+      return util::fail(fmt::format(
+          "library '{}' is written over library '{}' (`uses` in {}), which this image does not "
+          "link before it: make '{}' the configuration's `library` or list it earlier in "
+          "`with_libraries`",
+          lib.name, used, (lib.directory / "library.toml").string(), used));
+    a.cflags.insert(a.cflags.end(), it->option_flags.begin(), it->option_flags.end());
+    used_includes.insert(used_includes.end(), it->includes.begin(), it->includes.end());
+    used_keys += it->key;  // its configuration header's content is in its key
+  }
+  a.key = hex_hash(fmt::format("{}|{}|{}|{}|{}|{}", join_args(a.cflags), config_header,
+                               source_root.string(), tc.version, options.libc, used_keys));
   a.dir = req.build_root / board.name / fmt::format("lib-{}-{}", lib.name, a.key);
   a.gen_dir = a.dir / "include";
   fs::create_directories(a.dir);
   DirectoryLock lock(a.dir);
   if (!write_if_changed(a.gen_dir / "fathom_user_config.h", config_header))
     return util::fail(fmt::format("cannot write into build directory {}", a.dir.string()));
-  a.includes = {"-I" + a.gen_dir.string(), "-I" + lib.directory.string()};
+  // The generated header is named the same for every library: only a library that reads it
+  // (a config macro) gets it on the path, so it never shadows a used library's.
+  if (!lib.config_macro.empty()) a.includes.push_back("-I" + a.gen_dir.string());
+  a.includes.push_back("-I" + lib.directory.string());
+  for (const auto& inc : lib.glue_include_dirs)
+    a.includes.push_back("-I" + (lib.directory / inc).lexically_normal().string());
   for (const auto& inc : lib.include_dirs) a.includes.push_back("-I" + (source_root / inc).string());
   NinjaFile n;
   n.variable("cc", NinjaFile::shell_arg(tc.gcc));
   n.variable("ar", NinjaFile::shell_arg(tc.ar));
   std::vector<std::string> all = a.cflags;
   all.insert(all.end(), a.includes.begin(), a.includes.end());
+  all.insert(all.end(), used_includes.begin(), used_includes.end());
   n.variable("cflags", join_args(all));
   n.rule("cc", "$cc -MMD -MF $out.d $cflags -c $in -o $out", "$out.d");
   n.rule("ar", "rm -f $out && $ar crs $out $in");
@@ -226,7 +251,7 @@ util::Result<BuiltImage> build_image(const ImageRequest& req, const Toolchain& t
     auto lib = load_library(req.firmware_dir, cfg.library);
     if (!lib) return tl::unexpected(lib.error());
     auto a = prepare_archive(std::move(*lib), cfg, req.library_source,
-                             req.library_source_identity, cflags, req, tc);
+                             req.library_source_identity, cflags, archives, req, tc);
     if (!a) return tl::unexpected(a.error());
     archives.push_back(std::move(*a));
   }
@@ -241,7 +266,7 @@ util::Result<BuiltImage> build_image(const ImageRequest& req, const Toolchain& t
           "combine at most one such library (list the other as `library`)",
           cfg.name, extra.name, cfg.library));
     auto a = prepare_archive(std::move(*lib), defaults, extra.source_root, extra.source_identity,
-                             cflags, req, tc);
+                             cflags, archives, req, tc);
     if (!a) return tl::unexpected(a.error());
     archives.push_back(std::move(*a));
   }
@@ -273,7 +298,7 @@ util::Result<BuiltImage> build_image(const ImageRequest& req, const Toolchain& t
     for (const auto& f : a.lib.glue_sources) sources.push_back(a.lib.directory / f);
     std::error_code ec;
     std::vector<fs::path> workloads;
-    for (const auto& e : fs::directory_iterator(fw / "workloads" / a.lib.name, ec))
+    for (const auto& e : fs::directory_iterator(fw / "workloads" / a.lib.workloads, ec))
       if (e.path().extension() == ".c") workloads.push_back(e.path());
     std::sort(workloads.begin(), workloads.end());
     sources.insert(sources.end(), workloads.begin(), workloads.end());
@@ -326,16 +351,22 @@ util::Result<BuiltImage> build_image(const ImageRequest& req, const Toolchain& t
     ldflags.push_back("-Wl,-Map=" + map_path.string());
     n.variable("ldflags", join_args(ldflags));
     n.rule("cc", "$cc -MMD -MF $out.d $cflags -c $in -o $out", "$out.d");
-    n.rule("link", "$cc $ldflags $in -o $out");
+    // The archives as one group: a library written over another (`uses`) needs symbols of it
+    // that no earlier object pulled in.
+    n.rule("link", "$cc $ldflags $objs -Wl,--start-group $archives -Wl,--end-group -o $out");
     std::vector<std::string> objs;
     for (const auto& f : sources) {
       objs.push_back(object_name(f, fw.parent_path()));
       n.build({objs.back()}, "cc", {f.string()});
     }
-    for (const auto& a : archives) objs.push_back(a.archive().string());
-    n.build({elf_path.string()}, "link", objs,
+    std::vector<std::string> archive_paths;
+    for (const auto& a : archives) archive_paths.push_back(a.archive().string());
+    std::vector<std::string> inputs = objs;
+    inputs.insert(inputs.end(), archive_paths.begin(), archive_paths.end());
+    n.build({elf_path.string()}, "link", inputs,
             {(image_dir / "memory.ld").string(),
-             (board.directory / board.linker_script).string()});
+             (board.directory / board.linker_script).string()},
+            {{"objs", join_args(objs)}, {"archives", join_args(archive_paths)}});
     if (!write_if_changed(image_dir / "build.ninja", n.text()))
       return util::fail(fmt::format("cannot write {}", (image_dir / "build.ninja").string()));
   }

@@ -114,13 +114,16 @@ util::Result<LibraryDescription> load_library(const fs::path& firmware_dir,
   for (auto [key, out] : {std::pair{"config_macro", &d.config_macro},
                           {"platform_config", &d.platform_config},
                           {"version_macro", &d.version_macro},
-                          {"gate_failure", &d.gate_failure}}) {
+                          {"gate_failure", &d.gate_failure},
+                          {"workloads", &d.workloads}}) {
     if (!t.contains(key)) continue;  // optional
     if (auto r = str(key, *out); !r) return tl::unexpected(r.error());
   }
   for (auto [key, out] : {std::pair{"include_dirs", &d.include_dirs}, {"sources", &d.sources},
                           {"exclude", &d.exclude}, {"glue_sources", &d.glue_sources},
-                          {"gate_operations", &d.gate_operations}}) {
+                          {"gate_operations", &d.gate_operations},
+                          {"glue_include_dirs", &d.glue_include_dirs},
+                          {"cflags", &d.cflags}, {"uses", &d.uses}}) {
     auto list = string_list(t, key, where);
     if (!list) return tl::unexpected(list.error());
     *out = std::move(*list);
@@ -134,6 +137,14 @@ util::Result<LibraryDescription> load_library(const fs::path& firmware_dir,
                                     "[a-z0-9_]+, as the workload's .name)",
                                     where, gate));
   }
+  if (d.workloads.empty()) d.workloads = name;
+  if (d.workloads.find('/') != std::string::npos || d.workloads.find("..") != std::string::npos)
+    return util::fail(fmt::format("{}: workloads: '{}' must be a directory name under "
+                                  "firmware/workloads/ (no '/' or '..')",
+                                  where, d.workloads));
+  for (const auto& used : d.uses)
+    if (used == name)
+      return util::fail(fmt::format("{}: uses: a library cannot use itself", where));
   auto groups = primitive_groups(t, where);
   if (!groups) return tl::unexpected(groups.error());
   d.primitive_groups = std::move(*groups);

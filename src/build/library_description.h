@@ -17,6 +17,23 @@ struct LibraryDescription {
   std::vector<std::string> sources;        // globs relative to the source root ("library/*.c")
   std::vector<std::string> exclude;        // file names (relative to the source root) to skip
   std::vector<std::string> glue_sources;   // relative to the library's firmware directory
+  // Optional: include directories relative to the library's firmware directory (shared glue
+  // headers such as stand-ins for OS headers), searched after the directory itself.
+  std::vector<std::string> glue_include_dirs;
+  // Optional: flags every file of this library and every file of the image is compiled with
+  // (fixed build options such as "-DCONFIG_SAE" or "-include prelude.h"), for libraries whose
+  // options are fixed by the port rather than chosen by a configuration.
+  std::vector<std::string> cflags;
+  // Optional: other libraries of the same image whose headers and options this library's files
+  // are compiled with (a protocol implementation over a crypto library: hostap's SAE over Mbed
+  // TLS). Each must be the configuration's `library` or another of its `with_libraries`, listed
+  // before this one; its archive's options (configuration header, defines) then also select
+  // this library's archive.
+  std::vector<std::string> uses;
+  // Optional: the directory under firmware/workloads/ with this library's operations (default:
+  // the library's name). Two ports of one library (hostap over Mbed TLS, over wolfSSL) share
+  // one set of workloads.
+  std::string workloads;
   // Optional (empty when absent): a library without a config-header mechanism leaves them out,
   // and a configuration's defines/undefines then go on the compiler command line instead.
   std::string config_macro;                // macro naming the user config header

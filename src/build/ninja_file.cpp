@@ -46,7 +46,8 @@ void NinjaFile::rule(const std::string& name, const std::string& command,
 
 void NinjaFile::build(const std::vector<std::string>& outputs, const std::string& rule,
                       const std::vector<std::string>& inputs,
-                      const std::vector<std::string>& implicit_inputs) {
+                      const std::vector<std::string>& implicit_inputs,
+                      const std::vector<std::pair<std::string, std::string>>& variables) {
   text_ += "build";
   for (const auto& o : outputs) text_ += " " + path(o);
   text_ += ": " + rule;
@@ -56,6 +57,8 @@ void NinjaFile::build(const std::vector<std::string>& outputs, const std::string
     for (const auto& i : implicit_inputs) text_ += " " + path(i);
   }
   text_ += "\n";
+  // Bindings scoped to this build edge (values are already shell-quoted by the caller).
+  for (const auto& [name, value] : variables) text_ += "  " + name + " = " + value + "\n";
 }
 
 bool write_if_changed(const std::filesystem::path& file, const std::string& content) {

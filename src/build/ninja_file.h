@@ -3,6 +3,7 @@
 // the /bin/sh that runs each command.
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace fathom::build {
@@ -13,7 +14,8 @@ class NinjaFile {
   void rule(const std::string& name, const std::string& command, const std::string& depfile = "");
   void build(const std::vector<std::string>& outputs, const std::string& rule,
              const std::vector<std::string>& inputs,
-             const std::vector<std::string>& implicit_inputs = {});
+             const std::vector<std::string>& implicit_inputs = {},
+             const std::vector<std::pair<std::string, std::string>>& variables = {});
   const std::string& text() const { return text_; }
 
   // `arg` quoted for /bin/sh (single quotes) and then escaped for a ninja command line.
