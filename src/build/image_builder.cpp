@@ -289,19 +289,26 @@ util::Result<BuiltImage> build_image(const ImageRequest& req, const Toolchain& t
       fmt::format("-DFATHOM_LIBRARY_VERSION=\"{}\"", library_versions)};
   for (const auto& d : cfg.harness_defines) defs.push_back("-D" + d);
 
-  std::vector<fs::path> sources;
+  // Each file with the include directories searched before the image's: a library's glue and
+  // workloads find their own library's headers first (hostap's "common.h" is not Mbed TLS's).
+  struct ImageSource {
+    fs::path file;
+    std::string first_includes;
+  };
+  std::vector<ImageSource> sources;
   for (const char* f : {"fathom_harness.c", "fathom_heap.c", "fathom_random.c",
                         "fathom_protocol.c"})
-    sources.push_back(fw / "harness" / f);
-  for (const auto& f : board.firmware_sources) sources.push_back(board.directory / f);
+    sources.push_back({fw / "harness" / f, ""});
+  for (const auto& f : board.firmware_sources) sources.push_back({board.directory / f, ""});
   for (const auto& a : archives) {
-    for (const auto& f : a.lib.glue_sources) sources.push_back(a.lib.directory / f);
+    const std::string own = archives.size() > 1 ? join_args(a.includes) : "";
+    for (const auto& f : a.lib.glue_sources) sources.push_back({a.lib.directory / f, own});
     std::error_code ec;
     std::vector<fs::path> workloads;
     for (const auto& e : fs::directory_iterator(fw / "workloads" / a.lib.workloads, ec))
       if (e.path().extension() == ".c") workloads.push_back(e.path());
     std::sort(workloads.begin(), workloads.end());
-    sources.insert(sources.end(), workloads.begin(), workloads.end());
+    for (auto& w : workloads) sources.push_back({std::move(w), own});
   }
 
   std::vector<std::string> image_cflags = cflags;
@@ -350,14 +357,17 @@ util::Result<BuiltImage> build_image(const ImageRequest& req, const Toolchain& t
     ldflags.push_back("-L" + image_dir.string());
     ldflags.push_back("-Wl,-Map=" + map_path.string());
     n.variable("ldflags", join_args(ldflags));
-    n.rule("cc", "$cc -MMD -MF $out.d $cflags -c $in -o $out", "$out.d");
+    n.rule("cc", "$cc -MMD -MF $out.d $first_includes $cflags -c $in -o $out", "$out.d");
     // The archives as one group: a library written over another (`uses`) needs symbols of it
     // that no earlier object pulled in.
     n.rule("link", "$cc $ldflags $objs -Wl,--start-group $archives -Wl,--end-group -o $out");
     std::vector<std::string> objs;
     for (const auto& f : sources) {
-      objs.push_back(object_name(f, fw.parent_path()));
-      n.build({objs.back()}, "cc", {f.string()});
+      objs.push_back(object_name(f.file, fw.parent_path()));
+      if (f.first_includes.empty())
+        n.build({objs.back()}, "cc", {f.file.string()});
+      else
+        n.build({objs.back()}, "cc", {f.file.string()}, {}, {{"first_includes", f.first_includes}});
     }
     std::vector<std::string> archive_paths;
     for (const auto& a : archives) archive_paths.push_back(a.archive().string());

@@ -39,6 +39,11 @@ struct Configuration {
   // Properties the linked ELF must have; checked after linking (symbol names).
   std::vector<std::string> expect_symbols_present;
   std::vector<std::string> expect_symbols_absent;
+  // "FUNCTION:MNEMONIC": the function's own code (its symbol's extent) contains / does not
+  // contain that instruction (proofs of options that change code but no symbol, such as Mbed
+  // TLS's MBEDTLS_HAVE_ASM: `umaal` in mbedtls_mpi_core_mla).
+  std::vector<std::string> expect_instructions_present;
+  std::vector<std::string> expect_instructions_absent;
 };
 
 // [fairness]: operations that run identical code in every image of a comparison group and must

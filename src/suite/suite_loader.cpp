@@ -28,6 +28,23 @@ std::string check_identifier(std::string_view name) {
   return fmt::format("'{}' is not a C identifier", name);
 }
 
+// "FUNCTION:MNEMONIC": a C identifier, a colon, and an instruction mnemonic ([a-z0-9.]+, as
+// Capstone and objdump print it: "umaal", "udiv", "vmla.f32").
+std::string check_function_instruction(std::string_view item) {
+  const auto colon = item.find(':');
+  const std::string_view function = item.substr(0, colon);
+  const std::string_view mnemonic =
+      colon == std::string_view::npos ? std::string_view{} : item.substr(colon + 1);
+  const bool mnemonic_ok = !mnemonic.empty() && std::all_of(mnemonic.begin(), mnemonic.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.';
+  });
+  if (colon == std::string_view::npos || !is_c_identifier(function) || !mnemonic_ok)
+    return fmt::format("'{}' is not FUNCTION:MNEMONIC (a C identifier, ':', a lower-case "
+                       "instruction mnemonic such as \"mbedtls_mpi_core_mla:umaal\")",
+                       item);
+  return "";
+}
+
 // "NAME" or "NAME=VALUE" with NAME a C identifier and VALUE free of control characters.
 std::string check_define(std::string_view define) {
   const auto eq = define.find('=');
@@ -136,8 +153,14 @@ util::Result<model::Configuration> parse_configuration(const toml::table& table,
     TableReader e(**expect, source, fmt::format("'expect' of {}", r.context()));
     FATHOM_TRY(present, e.string_array("symbols_present", check_identifier, true));
     FATHOM_TRY(absent, e.string_array("symbols_absent", check_identifier, true));
+    FATHOM_TRY(in_present,
+               e.string_array("instructions_present", check_function_instruction, true));
+    FATHOM_TRY(in_absent,
+               e.string_array("instructions_absent", check_function_instruction, true));
     if (*present) config.expect_symbols_present = std::move(**present);
     if (*absent) config.expect_symbols_absent = std::move(**absent);
+    if (*in_present) config.expect_instructions_present = std::move(**in_present);
+    if (*in_absent) config.expect_instructions_absent = std::move(**in_absent);
     if (auto ok = e.finish(); !ok) return tl::unexpected(ok.error());
     for (const auto& symbol : config.expect_symbols_present)
       if (std::find(config.expect_symbols_absent.begin(), config.expect_symbols_absent.end(),
