@@ -11,8 +11,8 @@
 #    here, with every expected value computed here by python3's own integer arithmetic.
 # Called as test_crypto_mbedtls.sh FATHOM_BINARY SOURCE_DIR (as tests/e2e/*.sh); exits 77
 # (skipped) when the Mbed TLS or hostap sources are not there. The compiled Mbed TLS library
-# is cached (FATHOM_TEST_CACHE, default ~/.cache/fathom/test-cache) so that later runs take
-# seconds.
+# is cached (FATHOM_TEST_CACHE, default test-cache/ in fathom's cache folder) so that later
+# runs take seconds.
 set -u
 FATHOM="${1:-}"
 SRC="${2:-$(cd "$(dirname "$0")/../../../.." && pwd)}"
@@ -29,8 +29,10 @@ source_path() { # NAME VERSION: the path `fathom sources` reports for NAME VERSI
 }
 MBED="${FATHOM_SOURCE_MBEDTLS:-$(source_path mbedtls 3.6.6)}"
 HOSTAP="${FATHOM_SOURCE_HOSTAP:-$(source_path hostap 2.10)}"
-MBED="${MBED:-$HOME/.cache/fathom/sources/mbedtls-3.6.6/mbedtls-3.6.6}"
-HOSTAP="${HOSTAP:-$HOME/.cache/fathom/sources/hostap-2.10/wpa-2.10}"
+# fathom's cache folder (src/util/cache_dir.h): FATHOM_CACHE_DIR, XDG_CACHE_HOME/fathom, ~/.cache/fathom
+CACHE_ROOT="${FATHOM_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/fathom}"
+MBED="${MBED:-$CACHE_ROOT/sources/mbedtls-3.6.6/mbedtls-3.6.6}"
+HOSTAP="${HOSTAP:-$CACHE_ROOT/sources/hostap-2.10/wpa-2.10}"
 [ -f "$MBED/include/mbedtls/ecp.h" ] && [ -f "$MBED/library/bignum.c" ] ||
   skip "Mbed TLS sources not found at $MBED (fathom sources --fetch, or FATHOM_SOURCE_MBEDTLS)"
 [ -f "$HOSTAP/src/common/sae.c" ] ||
@@ -50,8 +52,9 @@ DEFS=(-DCONFIG_SAE -DCONFIG_ECC -DCONFIG_SHA256 -DCONFIG_NO_STDOUT_DEBUG
 INCS=(-I"$H" -I"$H/utils" -I"$H/crypto" -I"$MBED/include")
 
 # --- Mbed TLS, compiled once per source tree and compiler ------------------------------------
-CACHE="${FATHOM_TEST_CACHE:-$HOME/.cache/fathom/test-cache}"
-LIBDIR="$CACHE/hostap-mbedtls/$(basename "$MBED")-$("$CC" -dumpfullversion -dumpversion | head -1)"
+CACHE="${FATHOM_TEST_CACHE:-$CACHE_ROOT/test-cache}"
+# Keyed by the source folder (name and a checksum of its path) and the compiler version.
+LIBDIR="$CACHE/hostap-mbedtls/$(basename "$MBED")-$(printf %s "$MBED" | cksum | cut -d" " -f1)-$("$CC" -dumpfullversion -dumpversion | head -1)"
 if [ ! -f "$LIBDIR/libmbedcrypto.a" ]; then
   mkdir -p "$CACHE/hostap-mbedtls" || fail "cannot create $CACHE"
   BUILD="$(mktemp -d "$CACHE/hostap-mbedtls/build.XXXXXX")"
@@ -105,9 +108,9 @@ compile() { # SOURCE OBJECT
 pids=()
 for f in "$DRIVER" "${HOSTAP_SRCS[@]}"; do
   compile "$f" "$WORK/$(basename "${f%.c}").o" & pids+=($!)
-  if [ "${#pids[@]}" -ge 2 ]; then wait "${pids[0]}" || fail "compiling ${f##*/} or the one before"; pids=("${pids[@]:1}"); fi
+  if [ "${#pids[@]}" -ge 2 ]; then wait "${pids[0]}" || fail "compiling the driver or hostap's sources (above)"; pids=("${pids[@]:1}"); fi
 done
-for p in "${pids[@]}"; do wait "$p" || fail "compiling the hostap sources"; done
+for p in "${pids[@]}"; do wait "$p" || fail "compiling the driver or hostap's sources (above)"; done
 "$CC" "${SAN[@]}" -o "$WORK/driver" "$WORK"/*.o "$LIBDIR/libmbedcrypto.a" 2>"$WORK/link.log" ||
   { cat "$WORK/link.log" >&2; fail "linking the driver"; }
 
