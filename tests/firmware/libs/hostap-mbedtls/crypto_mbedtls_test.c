@@ -449,6 +449,7 @@ static void need(int n)
  *   poncurve|pinf LABEL GROUP P -> decimal;  pcmp LABEL GROUP P Q -> decimal
  *   pfrombin LABEL GROUP XYHEX -> point or NULL;  ptobin LABEL GROUP P -> x,y or -1
  *   ysqr LABEL GROUP X -> hex or NULL
+ *   sha256 LABEL ELEM...;  hmac LABEL KEY ELEM...;  hmac1 LABEL KEY DATA -> hex ("-" = empty)
  * A point is "x,y" in hex (prime_len bytes each) or "inf".
  */
 static void run_line(void)
@@ -688,6 +689,44 @@ static void run_line(void)
 		crypto_ec_point_deinit(q, 1);
 		crypto_ec_point_deinit(r, 1);
 		crypto_ec_deinit(e);
+	} else if (!strcmp(op, "sha256") || !strcmp(op, "hmac") || !strcmp(op, "hmac1")) {
+		/* sha256 LABEL ELEM...; hmac LABEL KEY ELEM...; hmac1 LABEL KEY DATA ("-" = empty) */
+		static u8 data[MAX_ARGS][MAX_BYTES];
+		const u8 *addr[MAX_ARGS];
+		size_t len[MAX_ARGS], k;
+		int first = !strcmp(op, "sha256") ? 2 : 3, nelem = ntok - first;
+		u8 key[MAX_BYTES], mac[32];
+		size_t key_len = 0;
+
+		if (nelem < 0 || (!strcmp(op, "hmac1") && nelem != 1))
+			die_input(op);
+		for (i = 0; i < ntok - 2; i++) {
+			const char *h = strcmp(tok[2 + i], "-") ? tok[2 + i] : "";
+			size_t hl = strlen(h);
+			u8 *dst = i == 0 && first == 3 ? key : data[i];
+
+			if (hl % 2 || hl / 2 > MAX_BYTES || hexstr2bin(h, dst, hl / 2))
+				die_input(h);
+			if (i == 0 && first == 3) {
+				key_len = hl / 2;
+			} else {
+				k = (size_t) (i - (first - 2));
+				addr[k] = data[i];
+				len[k] = hl / 2;
+			}
+		}
+		if (!strcmp(op, "sha256"))
+			ret = sha256_vector((size_t) nelem, addr, len, mac);
+		else if (!strcmp(op, "hmac"))
+			ret = hmac_sha256_vector(key, key_len, (size_t) nelem, addr, len, mac);
+		else
+			ret = hmac_sha256(key, key_len, addr[0], len[0], mac);
+		printf("%s=", label);
+		if (ret == 0)
+			print_hex(mac, sizeof(mac));
+		else
+			printf("ERR%d", ret);
+		printf("\n");
 	} else if (!strcmp(op, "kat")) {
 		kat_j10();
 	} else if (!strcmp(op, "sae_exchange")) {

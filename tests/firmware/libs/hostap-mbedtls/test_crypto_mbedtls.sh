@@ -172,6 +172,19 @@ def pt(P):
 def rnd(bits):
     return rng.getrandbits(bits) | (1 << (bits - 1))
 
+def run_driver(script):  # -> ({label: value}, exit code or "timeout")
+    proc = subprocess.Popen([sys.argv[1]], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        out, err = proc.communicate(script, timeout=60)
+        rc = proc.returncode
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, err = proc.communicate()
+        rc = "timeout"
+    sys.stderr.write(err)
+    return dict(l.partition("=")[::2] for l in out.splitlines()), rc
+
 cases = []  # (line for the driver, expected output, or a function of the output -> bool)
 def case(line, want):
     cases.append((line, want))
@@ -281,8 +294,7 @@ p521 = 2**521 - 1
 case("ecparams params21 21",
      lambda s: s.split(",")[0] == hx(p521) and s.split(",")[2] == hx(p521 - 3)
      and s.split(",")[4:] == ["66", "521", "66"])
-for g in (19, 20, 21):
-    case("ecinit ecinit%d %d" % (g, g), "ok")
+case("ecinit ecinit19 19", "ok")
 for g in (0, 1, 2, 5, 14, 15, 16, 24, 31, 32, 1000, -19):  # FFC groups, unknown numbers
     case("ecinit ecinit_unsupported%d %d" % (g, g), "NULL")
 
@@ -344,6 +356,76 @@ for i in range(3):
 case("ysqr y_sqr_G 19 %s" % hx(G[0]), outhex(G[1] * G[1] % p))
 case("ysqr y_sqr_zero 19 00", outhex(b))
 
+# --- a point with a small x (leading zero bytes in x||y) -------------------------------------
+def sqrt_mod(v, m):  # Tonelli-Shanks; None if v is not a square mod the prime m
+    v %= m
+    if v == 0:
+        return 0
+    if pow(v, (m - 1) // 2, m) != 1:
+        return None
+    q, s = m - 1, 0
+    while q % 2 == 0:
+        q, s = q // 2, s + 1
+    z = next(t for t in range(2, m) if pow(t, (m - 1) // 2, m) == m - 1)
+    c, r, t, e = pow(z, q, m), pow(v, (q + 1) // 2, m), pow(v, q, m), s
+    while t != 1:
+        i, t2 = 0, t
+        while t2 != 1:
+            t2, i = t2 * t2 % m, i + 1
+        bb = pow(c, 1 << (e - i - 1), m)
+        r, c, t, e = r * bb % m, bb * bb % m, t * bb * bb % m, i
+    return r
+
+x = next(x for x in range(1, 1000) if sqrt_mod(x ** 3 + a * x + b, p) is not None)
+S = (x, sqrt_mod(x ** 3 + a * x + b, p))
+assert on_curve(S)
+case("pfrombin from_bin_small_x 19 %064x%064x" % S, pt(S))
+case("ptobin to_bin_small_x 19 %s" % pt(S), pt(S))
+case("padd add_small_x 19 n %s %s" % (pt(S), pt(P)), pt(padd(S, P)))
+case("pmul mul_small_x 19 n %s %s" % (pt(S), hx(k1)), pt(pmul(k1, S)))
+
+# --- the other groups: the a that crypto_ec_get_a reports is the a of the curve Mbed TLS checks
+# points against (a point python3 builds from the reported p, a, b passes from_bin; the same
+# point with y + 1 does not). A first driver run only reports the parameters.
+OTHER = (20, 21, 25, 26, 28, 29, 30)
+pre, pre_rc = run_driver("".join("ecparams pre%d %d\n" % (g, g) for g in OTHER))
+for g in OTHER:
+    f = pre.get("pre%d" % g, "").split(",")
+    if len(f) != 7:
+        case("ecinit params_missing%d %d" % (g, g), lambda s, f=f: False)
+        continue
+    gp, ga, gb, plen, pbits = int(f[0], 16), int(f[2], 16), int(f[3], 16), int(f[4]), int(f[5])
+    case("ecinit ecinit%d %d" % (g, g), "ok")
+    case("ecparams params_sizes%d %d" % (g, g), lambda s, gp=gp, plen=plen, pbits=pbits:
+         s.split(",")[4:6] == [str((gp.bit_length() + 7) // 8), str(gp.bit_length())])
+    if g in (20, 21, 25, 26):
+        case("ecparams params_a%d %d" % (g, g), lambda s: int(s.split(",")[2], 16) ==
+             int(s.split(",")[0], 16) - 3)
+    else:  # Brainpool: Mbed TLS stores A
+        case("ecparams params_a%d %d" % (g, g), lambda s: 0 < int(s.split(",")[2], 16) <
+             int(s.split(",")[0], 16) - 3)
+    x = next(x for x in range(1, 1000) if sqrt_mod(x ** 3 + ga * x + gb, gp) is not None)
+    y = sqrt_mod(x ** 3 + ga * x + gb, gp)
+    w = "%%0%dx" % (2 * plen)
+    case("pfrombin on_curve_by_a%d %d %s" % (g, g, w % x + w % y), w % x + "," + w % y)
+    case("pfrombin off_curve_by_a%d %d %s" % (g, g, w % x + w % ((y + 1) % gp)), "NULL")
+
+# --- SHA-256 and HMAC-SHA-256 against hashlib / hmac -----------------------------------------
+import hashlib, hmac as hmac_mod
+msgs = [b"", b"abc", bytes(range(64)), bytes(rng.getrandbits(8) for _ in range(150))]
+def arg(m):
+    return m.hex() if m else "-"
+for i, m in enumerate(msgs):
+    case("sha256 sha256_%d %s" % (i, arg(m)), hashlib.sha256(m).hexdigest())
+case("sha256 sha256_vector3 %s %s %s" % (arg(msgs[1]), arg(msgs[0]), arg(msgs[2])),
+     hashlib.sha256(msgs[1] + msgs[2]).hexdigest())
+case("sha256 sha256_no_elements", hashlib.sha256(b"").hexdigest())
+for i, key in enumerate([b"", b"key", bytes(range(32)), bytes(range(100))]):  # 100 > block
+    case("hmac hmac_%d %s %s %s" % (i, arg(key), arg(msgs[1]), arg(msgs[3])),
+         hmac_mod.new(key, msgs[1] + msgs[3], hashlib.sha256).hexdigest())
+    case("hmac1 hmac1_%d %s %s" % (i, arg(key), arg(msgs[2])),
+         hmac_mod.new(key, msgs[2], hashlib.sha256).hexdigest())
+
 # --- the known-answer vectors through sae.c (expected bytes are IEEE's, in the driver) -------
 kat_fields = ["j10.hnp." + f for f in ("set_group_19", "prepare_commit",
               "commit_from_rand_and_mask", "write_commit", "commit", "parse_peer_commit",
@@ -355,19 +437,6 @@ for ex in ("hnp", "h2e"):
 
 labels = [line.split()[1] for line, _ in cases]
 assert len(set(labels)) == len(labels), "duplicate labels in the test"
-def run_driver(script):  # -> ({label: value}, exit code or "timeout")
-    proc = subprocess.Popen([sys.argv[1]], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
-    try:
-        out, err = proc.communicate(script, timeout=60)
-        rc = proc.returncode
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        out, err = proc.communicate()
-        rc = "timeout"
-    sys.stderr.write(err)
-    return dict(l.partition("=")[::2] for l in out.splitlines()), rc
-
 # The vectors and the operations run apart, so that a hang or crash in one leaves the other's
 # results to read.
 kat_got, kat_rc = run_driver("kat j10\nsae_exchange x\n")
