@@ -463,6 +463,7 @@ for line, want in cases:
         report(bool(want(v)), label, "got %r for: %s" % (v, line[:160]))
     else:
         report(v == want, label, "got %r, expected %r for: %s" % (v, want, line[:160]))
+report(pre_rc == 0, "driver_exit_group_parameters", "driver exited %s" % pre_rc)
 report(kat_rc == 0, "driver_exit_kat", "driver exited %s" % kat_rc)
 report(rc == 0, "driver_exit_operations", "driver exited %s" % rc)
 print("crypto_mbedtls: %d passed, %d failed" % (passed, failed))
