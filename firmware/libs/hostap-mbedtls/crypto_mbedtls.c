@@ -4,8 +4,8 @@
  * hostap 2.10 ships no Mbed TLS back end. This file implements, over Mbed TLS's public APIs
  * only (mbedtls/bignum.h, mbedtls/ecp.h, mbedtls/sha256.h, mbedtls/md.h), exactly the part
  * of src/crypto/crypto.h that src/common/sae.c, src/common/dragonfly.c,
- * src/crypto/sha256-prf.c and src/crypto/sha256-kdf.c call: the crypto_bignum_* (22),
- * crypto_ec_* (9) and crypto_ec_point_* (12) functions, plus sha256_vector(),
+ * src/crypto/sha256-prf.c and src/crypto/sha256-kdf.c call: the crypto_bignum_* (21),
+ * crypto_ec_* (9) and crypto_ec_point_* (11) functions, plus sha256_vector(),
  * hmac_sha256_vector() and hmac_sha256(). No crypto_dh_* (no FFC groups).
  *
  * The hostap expectations it meets (crypto.h's contract, with crypto_openssl.c as the
@@ -35,7 +35,8 @@
  *    passes only scalars in that range (val in 1..q-1, mask and rand < q, a peer scalar
  *    checked 1 < s < q), but the scalar is reduced mod the order here anyway, which gives the
  *    same point on the curves mapped below (all of prime order, cofactor 1). A scalar = 0 mod
- *    order, or a point at infinity, gives the point at infinity, as with OpenSSL;
+ *    order, or a point at infinity, gives the point at infinity, as with OpenSSL; a point not
+ *    on the curve is refused (-1; EC_POINT_mul does not check);
  *  - points are always kept in affine form (Z = 1) or at infinity (Z = 0): every Mbed TLS
  *    operation used here normalizes its result, so mbedtls_ecp_point_cmp compares them
  *    correctly. The coordinates are read and set through mbedtls_ecp_point_write_binary /
@@ -50,8 +51,8 @@
  * 28/29/30 (Brainpool P256r1/P384r1/P512r1), each where the Mbed TLS configuration enables it.
  * Any other group: crypto_ec_init returns NULL.
  *
- * Firmware constraint: besides Mbed TLS, this file calls only os_malloc/os_free/os_zalloc/
- * os_memcpy/os_memset/os_get_random from hostap's os.h.
+ * Firmware constraint: besides Mbed TLS, this file calls only os_zalloc/os_free/os_memcpy/
+ * os_get_random from hostap's os.h (and const_time.h's inline helpers).
  */
 
 #include "includes.h"
