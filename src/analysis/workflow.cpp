@@ -43,9 +43,13 @@ std::string evaluate(const model::WorkflowVariant& v, const model::ImageResult& 
       if (!op->peak_stack_bytes)
         return fmt::format("{} has no peak stack figure in this image", name);
       step.peak_stack_bytes = std::max(step.peak_stack_bytes, *op->peak_stack_bytes);
+      if (!op->heap_peak_bytes)
+        return fmt::format("{} has no heap peak figure in this image", name);
+      step.heap_peak_bytes = std::max(step.heap_peak_bytes, *op->heap_peak_bytes);
     }
     result.total_cycles += step.cycles;
     result.peak_stack_bytes = std::max(result.peak_stack_bytes, step.peak_stack_bytes);
+    result.heap_peak_bytes = std::max(result.heap_peak_bytes, step.heap_peak_bytes);
     result.steps.push_back(std::move(step));
   }
   for (auto [refs, objects, total] :
@@ -116,6 +120,44 @@ std::vector<model::WorkflowResult> evaluate_workflows(const model::RunResult& ru
     }
   }
   return results;
+}
+
+std::vector<model::WorkflowVerdict> workflow_verdicts(
+    const std::vector<model::WorkflowResult>& results) {
+  std::vector<model::WorkflowVerdict> verdicts;
+  std::vector<std::vector<const model::WorkflowResult*>> members;
+  for (const auto& r : results) {
+    if (!r.error.empty()) continue;
+    size_t k = 0;
+    while (k < verdicts.size() &&
+           !(verdicts[k].workflow == r.workflow && verdicts[k].configuration == r.configuration &&
+             verdicts[k].board == r.board))
+      ++k;
+    if (k == verdicts.size()) {
+      verdicts.push_back({r.workflow, r.configuration, r.board, "", 0, {}});
+      members.emplace_back();
+    }
+    members[k].push_back(&r);
+  }
+  std::vector<model::WorkflowVerdict> out;
+  for (size_t k = 0; k < verdicts.size(); ++k) {
+    if (members[k].size() < 2) continue;
+    const auto* best = *std::min_element(members[k].begin(), members[k].end(),
+                                         [](const auto* a, const auto* b) {
+                                           return a->total_cycles < b->total_cycles;
+                                         });
+    model::WorkflowVerdict v = verdicts[k];
+    v.cheapest = best->variant;
+    v.cheapest_cycles = best->total_cycles;
+    for (const auto* r : members[k]) {
+      if (r == best) continue;
+      const double ratio = best->total_cycles > 0 ? r->total_cycles / best->total_cycles : 0.0;
+      v.others.push_back(
+          {r->variant, r->total_cycles, ratio, (ratio - 1.0) * 100.0 <= model::kNoiseThresholdPercent});
+    }
+    out.push_back(std::move(v));
+  }
+  return out;
 }
 
 }  // namespace fathom::analysis

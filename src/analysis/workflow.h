@@ -4,7 +4,8 @@
 // sum of its operations' median cycles, the whole is the sum of the steps; the bytes on the
 // wire and the bytes stored are the sizes the operations themselves report (BYTES records,
 // from the code's own size constants); the workflow's peak stack is the largest peak of its
-// operations (they run one after another).
+// operations (they run one after another), and so is its heap peak (each operation's peak
+// above the bytes in use at its start).
 #include <vector>
 
 #include "model/analysis.h"
@@ -19,5 +20,9 @@ namespace fathom::analysis {
 // KAT failed) or a size it did not report makes that image's result an error.
 std::vector<model::WorkflowResult> evaluate_workflows(const model::RunResult& run,
                                                       const std::vector<model::Workflow>& flows);
+
+// The cheapest variant of each workflow per (configuration, board), from evaluated results
+// (those with an error are left out); in the order the workflows first appear.
+std::vector<model::WorkflowVerdict> workflow_verdicts(const std::vector<model::WorkflowResult>& results);
 
 }  // namespace fathom::analysis

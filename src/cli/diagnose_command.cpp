@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <set>
 
+#include "build/library_description.h"
 #include "cli/cli.h"
+#include "cli/paths.h"
 #include "cli/commands.h"
 #include "cli/profile_session.h"
 #include "cli/suite_session.h"
@@ -29,6 +31,32 @@ std::set<std::string> timed(const model::ImageResult& image) {
   for (const auto& op : image.operations)
     if (op.has_timing()) out.insert(op.operation);
   return out;
+}
+
+// The primitive groups of a configuration's image: its library's and those of every library
+// linked in (`with_libraries`), merged as `fathom run` merges them. Empty when none define any.
+profile::PrimitiveGroups image_groups(const model::Suite& suite, const std::string& configuration) {
+  profile::PrimitiveGroups groups;
+  for (const auto& cfg : suite.configurations) {
+    if (cfg.name != configuration) continue;
+    std::vector<std::string> libraries = {cfg.library};
+    libraries.insert(libraries.end(), cfg.with_libraries.begin(), cfg.with_libraries.end());
+    for (const auto& name : libraries) {
+      auto lib = build::load_library(repository_root() / "firmware", name);
+      if (!lib) throw util::FatalError(lib.error().message, kExitFailure);
+      for (const auto& [group, patterns] : lib->primitive_groups) {
+        auto& into = groups[group];
+        into.insert(into.end(), patterns.begin(), patterns.end());
+      }
+    }
+  }
+  return groups;
+}
+
+// Calls per execution: whole, or with one decimal when the mean is not.
+std::string calls_text(double calls) {
+  return calls == std::floor(calls) ? fmt::format("{}", static_cast<uint64_t>(calls))
+                                    : fmt::format("{:.1f}", calls);
 }
 
 int diagnose(const DiagnoseFlags& flags) {
@@ -78,6 +106,31 @@ int diagnose(const DiagnoseFlags& flags) {
     fmt::print("{:<28} {:>14} {:>14} {:>7.2f}x  {}{}\n", d.operation, d.cycles_a, d.cycles_b,
                d.cycles_a ? static_cast<double>(d.cycles_b) / static_cast<double>(d.cycles_a) : 0.0,
                d.changed ? (d.cycles_b > d.cycles_a ? "SLOWER" : "FASTER") : "unchanged", runs);
+  }
+  // Where it moved at the level of the images' primitive groups (hostap's crypto API for SAE,
+  // the library's bignum / SHA-2 / ...): one table, every group that ran.
+  profile::PrimitiveGroups groups = image_groups(suite, a.image.configuration);
+  for (const auto& [group, patterns] : image_groups(suite, b.image.configuration)) {
+    auto& into = groups[group];
+    for (const auto& p : patterns)
+      if (std::find(into.begin(), into.end(), p) == into.end()) into.push_back(p);
+  }
+  if (!groups.empty()) {
+    const auto by_group = compare::diagnose_groups(a.profiles, b.profiles, groups, flags.threshold);
+    fmt::print("\nprimitive groups (cycles with the group's functions on the call path and their "
+               "outermost calls, per execution; moved = beyond {}%)\n",
+               flags.threshold);
+    fmt::print("{:<28} {:<16} {:>14} {:>14} {:>8} {:>9} {:>9}  {}\n", "operation", "group",
+               "A [cycles]", "B [cycles]", "B/A", "calls A", "calls B", "verdict");
+    for (const auto& op : by_group)
+      for (const auto& g : op.groups)
+        fmt::print("{:<28} {:<16} {:>14} {:>14} {:>7.2f}x {:>9} {:>9}  {}\n", op.operation,
+                   g.group, g.cycles_a, g.cycles_b,
+                   g.cycles_a ? static_cast<double>(g.cycles_b) / static_cast<double>(g.cycles_a)
+                              : 0.0,
+                   calls_text(g.calls_a), calls_text(g.calls_b),
+                   g.changed ? (g.cycles_b > g.cycles_a ? "moved: slower" : "moved: faster")
+                             : "unchanged");
   }
   for (const auto& d : result) {
     if (!d.changed) continue;

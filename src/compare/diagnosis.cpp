@@ -126,4 +126,44 @@ std::vector<OperationDiagnosis> diagnose(const profile::ProfileSet& a, const pro
   return out;
 }
 
+std::vector<OperationGroups> diagnose_groups(const profile::ProfileSet& a,
+                                             const profile::ProfileSet& b,
+                                             const profile::PrimitiveGroups& groups,
+                                             double threshold_percent) {
+  auto names = [](const profile::ProfileSet& set) {
+    std::vector<std::string> out;
+    out.reserve(set.frames.size());
+    for (const auto& f : set.frames) out.push_back(f.name);
+    return out;
+  };
+  const std::vector<std::string> names_a = names(a), names_b = names(b);
+  std::vector<OperationGroups> out;
+  for (const auto& pa : a.profiles) {
+    const auto pb = std::find_if(b.profiles.begin(), b.profiles.end(),
+                                 [&](const profile::Profile& p) { return p.name == pa.name; });
+    if (pb == b.profiles.end() || pa.execution_cycles.empty() || pb->execution_cycles.empty())
+      continue;  // the whole run has no executions: only operations are compared
+    const double na = static_cast<double>(pa.execution_cycles.size());
+    const double nb = static_cast<double>(pb->execution_cycles.size());
+    const auto cycles_a = profile::primitive_cycles(pa, names_a, groups);
+    const auto cycles_b = profile::primitive_cycles(*pb, names_b, groups);
+    const auto calls_a = profile::primitive_calls(pa, names_a, groups);
+    const auto calls_b = profile::primitive_calls(*pb, names_b, groups);
+    OperationGroups op{pa.name, {}};
+    for (const auto& [group, patterns] : groups) {
+      GroupDelta d;
+      d.group = group;
+      d.cycles_a = static_cast<uint64_t>(std::llround(static_cast<double>(cycles_a.at(group)) / na));
+      d.cycles_b = static_cast<uint64_t>(std::llround(static_cast<double>(cycles_b.at(group)) / nb));
+      d.calls_a = static_cast<double>(calls_a.at(group)) / na;
+      d.calls_b = static_cast<double>(calls_b.at(group)) / nb;
+      if (d.cycles_a == 0 && d.cycles_b == 0 && d.calls_a == 0 && d.calls_b == 0) continue;
+      d.changed = changed(d.cycles_a, d.cycles_b, threshold_percent);
+      op.groups.push_back(std::move(d));
+    }
+    out.push_back(std::move(op));
+  }
+  return out;
+}
+
 }  // namespace fathom::compare

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "profile/primitive_share.h"
 #include "profile/profile.h"
 
 namespace fathom::compare {
@@ -41,6 +42,20 @@ struct OperationDiagnosis {
   std::vector<Control> controls;
 };
 
+// One primitive group (library.toml [primitive_groups]: "scalar mult", "Legendre") of one
+// operation in A and in B: the cycles under it and its outermost calls per execution.
+struct GroupDelta {
+  std::string group;
+  uint64_t cycles_a = 0, cycles_b = 0;  // per execution (profile cycles / executions)
+  double calls_a = 0, calls_b = 0;      // per execution
+  bool changed = false;                 // |B/A - 1| beyond the threshold
+};
+
+struct OperationGroups {
+  std::string operation;
+  std::vector<GroupDelta> groups;  // the groups either image ran, in name order
+};
+
 struct DiagnosisOptions {
   double threshold_percent = 0.5;  // |change| at or below this is "unchanged"
   double coverage = 0.9;
@@ -51,5 +66,13 @@ struct DiagnosisOptions {
 // symbolized) of the same operations in two images. Operations in only one side are skipped.
 std::vector<OperationDiagnosis> diagnose(const profile::ProfileSet& a, const profile::ProfileSet& b,
                                          const DiagnosisOptions& options = {});
+
+// Per operation profiled in both sets, every group of `groups` that ran in A or B (cycles or
+// calls non-zero), with A and B per execution and whether it moved beyond
+// `threshold_percent`. Frames are matched by name (profile/primitive_share.h).
+std::vector<OperationGroups> diagnose_groups(const profile::ProfileSet& a,
+                                             const profile::ProfileSet& b,
+                                             const profile::PrimitiveGroups& groups,
+                                             double threshold_percent);
 
 }  // namespace fathom::compare

@@ -154,6 +154,9 @@ model::OperationResult operation(const Node& node) {
   if (auto share = node.find("primitive_share"))
     op.primitive_share =
         Node::unwrap(history::primitive_share_from_value(share->json(), share->path()));
+  if (auto calls = node.find("primitive_calls"))
+    op.primitive_calls =
+        Node::unwrap(history::primitive_calls_from_value(calls->json(), calls->path()));
   // Distinct inputs and object sizes came later within schema 1: optional.
   if (auto inputs = node.find("distinct_inputs"); inputs && !inputs->is_null()) {
     const uint64_t count = inputs->unsigned_integer();

@@ -315,6 +315,21 @@ util::Result<std::map<std::string, double>> primitive_share_from_value(const Jso
   return share;
 }
 
+util::Result<std::map<std::string, double>> primitive_calls_from_value(const Json& json,
+                                                                       std::string_view path) {
+  std::map<std::string, double> calls;
+  if (json.is_null()) return calls;
+  if (!json.is_object())
+    return util::fail(fmt::format("{}: expected an object of group: calls per execution", path));
+  for (const auto& [group, value] : json.items()) {
+    const double count = value.is_number() ? value.get<double>() : -1.0;
+    if (!(count >= 0.0 && count < 1e18))  // also refuses NaN and infinity
+      return util::fail(fmt::format("{}.{}: expected a non-negative call count", path, group));
+    calls[group] = count;
+  }
+  return calls;
+}
+
 std::string object_bytes_to_json(const std::map<std::string, uint64_t>& object_bytes) {
   Json out = Json::object();
   for (const auto& [object, bytes] : object_bytes) out[object] = bytes;  // std::map: sorted

@@ -58,6 +58,10 @@ util::Result<void> simulator_memory_from_value(const nlohmann::ordered_json& jso
 // the empty share (runs stored before shares existed).
 std::string primitive_share_to_json(const std::map<std::string, double>& share);
 util::Result<std::map<std::string, double>> primitive_share_from_json(const std::string& text);
+// An operation's calls per primitive group (model::OperationResult::primitive_calls): an object
+// of group: non-negative number; null reads as none.
+util::Result<std::map<std::string, double>> primitive_calls_from_value(const nlohmann::ordered_json& json,
+                                                                       std::string_view path);
 util::Result<std::map<std::string, double>> primitive_share_from_value(
     const nlohmann::ordered_json& json, std::string_view path);
 

@@ -28,6 +28,8 @@ struct WorkflowStepResult {
   std::vector<std::string> operations;   // "ecdh_p256_keygen", "ecdh_p256_shared"
   double cycles = 0;                     // sum of the operations' median cycles
   uint64_t peak_stack_bytes = 0;         // the largest of the operations' peaks
+  // The largest of the operations' heap peaks (each above the bytes in use at its start).
+  uint64_t heap_peak_bytes = 0;
 };
 
 // One variant of a workflow ("classical", "post-quantum") evaluated in one image.
@@ -46,9 +48,27 @@ struct WorkflowResult {
   uint64_t wire_bytes = 0;
   uint64_t stored_bytes = 0;
   uint64_t peak_stack_bytes = 0;         // the workflow's peak: the largest step peak
+  uint64_t heap_peak_bytes = 0;          // the largest step heap peak
   // Why the variant could not be evaluated in this image (an operation missing, untimed, or
   // without a reported size); the figures above are then unset (zero) and must not be shown.
   std::string error;
+};
+
+// Per workflow, configuration and board with two or more evaluated variants: which variant
+// costs the fewest cycles, and every other variant's cost relative to it ("hunting-and-pecking
+// is 1.62x hash-to-element"). Within the noise threshold (kNoiseThresholdPercent) of the
+// cheapest, a variant is a tie.
+struct WorkflowVerdict {
+  std::string workflow, configuration, board;
+  std::string cheapest;
+  double cheapest_cycles = 0;
+  struct Other {
+    std::string variant;
+    double cycles = 0;
+    double ratio = 0;  // cycles / cheapest_cycles
+    bool tie = false;
+  };
+  std::vector<Other> others;  // in suite order
 };
 
 }  // namespace fathom::model

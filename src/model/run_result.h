@@ -50,6 +50,9 @@ struct OperationResult {
   // "bignum", ...; groups are defined per library in data), as a fraction in [0, 1]. Cycles
   // under nested groups count for each of them. Empty if the library defines no groups.
   std::map<std::string, double> primitive_share;
+  // Per group of primitive_share: the outermost calls into the group per execution of the
+  // operation (mean over every execution; exact for an operation whose input never changes).
+  std::map<std::string, double> primitive_calls;
   // Non-zero when each timed run used a distinct input (the firmware's INPUTS record,
   // docs/PROTOCOL.md): the number of distinct inputs, equal to the timed runs. The samples are
   // then a distribution over inputs (e.g. ML-DSA signing over that many messages), not
@@ -143,6 +146,7 @@ struct RunResult {
   // Derived across images (src/analysis): the fairness control and device workflows.
   std::vector<FairnessCheck> fairness;
   std::vector<WorkflowResult> workflows;
+  std::vector<WorkflowVerdict> workflow_verdicts;  // the cheapest variant per configuration
 
   // True if every image completed, every KAT passed, no operation's memory measurements
   // disagree and every fairness check passed.

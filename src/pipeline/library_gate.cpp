@@ -27,6 +27,7 @@ void drop_timing(model::OperationResult& op) {
   op.sim_allocations.reset();
   op.memory_mismatch.clear();
   op.primitive_share.clear();
+  op.primitive_calls.clear();
 }
 
 }  // namespace

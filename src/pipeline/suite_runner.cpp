@@ -262,8 +262,10 @@ util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOpt
       if (share) {
         const auto shares = share->finish();
         for (auto& op : image.operations)
-          if (auto it = shares.find(op.operation); op.has_timing() && it != shares.end())
-            op.primitive_share = it->second;
+          if (auto it = shares.find(op.operation); op.has_timing() && it != shares.end()) {
+            op.primitive_share = it->second.share;
+            op.primitive_calls = it->second.calls_per_execution;
+          }
       }
       // The fault is reported from image.fault; protocol problems go into image.error.
       if (!ran->errors.empty()) image.error = fmt::format("{}", fmt::join(ran->errors, "; "));
@@ -292,6 +294,7 @@ util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOpt
   // What the suite derives across images (src/analysis).
   if (suite.fairness) result.fairness = analysis::check_fairness(result, suite, *suite.fairness);
   result.workflows = analysis::evaluate_workflows(result, suite.workflows);
+  result.workflow_verdicts = analysis::workflow_verdicts(result.workflows);
   if (counts) {
     *counts = RunCounts{};
     counts->images = result.images.size();

@@ -8,32 +8,18 @@
 namespace fathom::profile {
 namespace {
 
-}  // namespace
-
-bool function_matches(std::string_view pattern, std::string_view name) {
-  if (name.empty()) return false;
-  if (util::glob_match(pattern, name)) return true;
-  // GCC names the clones it makes of a function "<name>.<kind>.<n>" (ipa-split, ipa-sra,
-  // ipa-cp) or "<name>.cold": they are still that function.
-  const size_t dot = name.find('.');
-  return dot != std::string_view::npos && dot > 0 && util::glob_match(pattern, name.substr(0, dot));
-}
-
-std::map<std::string, double> primitive_share(const Profile& profile,
-                                              const std::vector<std::string>& frame_names,
-                                              const PrimitiveGroups& groups) {
-  std::map<std::string, double> shares;
+// The profile's nodes ordered so that every parent comes before its children (a hand-built or
+// damaged tree need not keep parents at lower indices), with each node's parent in `parent`; a
+// parent chain that loops is cut where it closes, and the node there counts as a root.
+std::vector<size_t> parents_first(const Profile& profile, std::vector<int64_t>& parent) {
   const std::vector<CallNode>& nodes = profile.nodes;
   const size_t n = nodes.size();
   auto parent_of = [&](size_t i) -> int64_t {
     const int32_t p = nodes[i].parent;
     return p >= 0 && static_cast<size_t>(p) < n && static_cast<size_t>(p) != i ? p : -1;
   };
-  // Nodes ordered so that every parent comes before its children (a hand-built or damaged tree
-  // need not keep parents at lower indices); a parent chain that loops is cut where it closes,
-  // and the node there counts as a root.
   std::vector<size_t> order;
-  std::vector<int64_t> parent(n, -1);
+  parent.assign(n, -1);
   order.reserve(n);
   {
     std::vector<uint8_t> state(n, 0);  // 0 new, 1 on the current chain, 2 placed
@@ -56,26 +42,87 @@ std::map<std::string, double> primitive_share(const Profile& profile,
       chain.clear();
     }
   }
-  const double total = static_cast<double>(profile.total_cycles);
-  std::vector<uint8_t> in_group(n), under(n);  // frame in the group; group on the path to it
+  return order;
+}
+
+// For each node: whether its frame is one of `patterns`' functions.
+std::vector<uint8_t> frames_in_group(const Profile& profile,
+                                     const std::vector<std::string>& frame_names,
+                                     const std::vector<std::string>& patterns) {
+  std::vector<uint8_t> in_group(profile.nodes.size());
+  for (size_t i = 0; i < profile.nodes.size(); ++i) {
+    const uint32_t f = profile.nodes[i].frame;
+    const std::string_view name = f < frame_names.size() ? frame_names[f] : std::string_view{};
+    in_group[i] = std::any_of(patterns.begin(), patterns.end(),
+                              [&](const std::string& p) { return function_matches(p, name); });
+  }
+  return in_group;
+}
+
+// Calls `outermost(i)` for each node of a group frame with no group frame above it.
+template <typename F>
+void for_outermost(const std::vector<size_t>& order, const std::vector<int64_t>& parent,
+                   const std::vector<uint8_t>& in_group, F outermost) {
+  std::vector<uint8_t> under(order.size());  // a group frame on the path to the node
+  for (const size_t i : order) {
+    const bool parent_under = parent[i] >= 0 && under[static_cast<size_t>(parent[i])] != 0;
+    under[i] = parent_under || in_group[i];
+    if (in_group[i] && !parent_under) outermost(i);
+  }
+}
+
+}  // namespace
+
+bool function_matches(std::string_view pattern, std::string_view name) {
+  if (name.empty()) return false;
+  if (util::glob_match(pattern, name)) return true;
+  // GCC names the clones it makes of a function "<name>.<kind>.<n>" (ipa-split, ipa-sra,
+  // ipa-cp) or "<name>.cold": they are still that function.
+  const size_t dot = name.find('.');
+  return dot != std::string_view::npos && dot > 0 && util::glob_match(pattern, name.substr(0, dot));
+}
+
+std::map<std::string, uint64_t> primitive_cycles(const Profile& profile,
+                                                 const std::vector<std::string>& frame_names,
+                                                 const PrimitiveGroups& groups) {
+  std::map<std::string, uint64_t> out;
+  std::vector<int64_t> parent;
+  const std::vector<size_t> order = parents_first(profile, parent);
   for (const auto& [group, patterns] : groups) {
     uint64_t cycles = 0;
-    for (size_t i = 0; i < n; ++i) {
-      const uint32_t f = nodes[i].frame;
-      const std::string_view name = f < frame_names.size() ? frame_names[f] : std::string_view{};
-      in_group[i] = std::any_of(patterns.begin(), patterns.end(),
-                                [&](const std::string& p) { return function_matches(p, name); });
-    }
-    for (const size_t i : order) {
-      const bool parent_under = parent[i] >= 0 && under[static_cast<size_t>(parent[i])] != 0;
-      under[i] = parent_under || in_group[i];
-      // The outermost group frame on a path carries every cycle below it exactly once.
-      if (in_group[i] && !parent_under) cycles += nodes[i].inclusive_cycles;
-    }
+    // The outermost group frame on a path carries every cycle below it exactly once.
+    for_outermost(order, parent, frames_in_group(profile, frame_names, patterns),
+                  [&](size_t i) { cycles += profile.nodes[i].inclusive_cycles; });
+    out[group] = cycles;
+  }
+  return out;
+}
+
+std::map<std::string, double> primitive_share(const Profile& profile,
+                                              const std::vector<std::string>& frame_names,
+                                              const PrimitiveGroups& groups) {
+  std::map<std::string, double> shares;
+  const double total = static_cast<double>(profile.total_cycles);
+  for (const auto& [group, cycles] : primitive_cycles(profile, frame_names, groups)) {
     const double share = total > 0 ? static_cast<double>(cycles) / total : 0.0;
     shares[group] = std::clamp(share, 0.0, 1.0);
   }
   return shares;
+}
+
+std::map<std::string, uint64_t> primitive_calls(const Profile& profile,
+                                                const std::vector<std::string>& frame_names,
+                                                const PrimitiveGroups& groups) {
+  std::map<std::string, uint64_t> calls;
+  std::vector<int64_t> parent;
+  const std::vector<size_t> order = parents_first(profile, parent);
+  for (const auto& [group, patterns] : groups) {
+    uint64_t n = 0;
+    for_outermost(order, parent, frames_in_group(profile, frame_names, patterns),
+                  [&](size_t i) { n += profile.nodes[i].calls; });
+    calls[group] = n;
+  }
+  return calls;
 }
 
 util::Result<std::unique_ptr<PrimitiveShareRecorder>> PrimitiveShareRecorder::create(
@@ -102,7 +149,7 @@ PrimitiveShareRecorder::PrimitiveShareRecorder(TrackerOptions options,
                                                PrimitiveGroups groups)
     : tracker_(std::move(options)), function_names_(std::move(names)), groups_(std::move(groups)) {}
 
-std::map<std::string, std::map<std::string, double>> PrimitiveShareRecorder::finish() {
+std::map<std::string, PrimitiveFigures> PrimitiveShareRecorder::finish() {
   const ProfileSet set = tracker_.finish();
   std::vector<std::string> frame_names;
   frame_names.reserve(set.frames.size());
@@ -110,10 +157,17 @@ std::map<std::string, std::map<std::string, double>> PrimitiveShareRecorder::fin
     auto it = function_names_.find(f.address);
     frame_names.push_back(it != function_names_.end() ? it->second : std::string());
   }
-  std::map<std::string, std::map<std::string, double>> out;
+  std::map<std::string, PrimitiveFigures> out;
   // profiles[0] is the whole run; the others are the operations that ran.
-  for (size_t i = 1; i < set.profiles.size(); ++i)
-    out[set.profiles[i].name] = primitive_share(set.profiles[i], frame_names, groups_);
+  for (size_t i = 1; i < set.profiles.size(); ++i) {
+    const Profile& p = set.profiles[i];
+    PrimitiveFigures& figures = out[p.name];
+    figures.share = primitive_share(p, frame_names, groups_);
+    const double executions = static_cast<double>(p.execution_cycles.size());
+    for (const auto& [group, calls] : primitive_calls(p, frame_names, groups_))
+      figures.calls_per_execution[group] =
+          executions > 0 ? static_cast<double>(calls) / executions : 0.0;
+  }
   return out;
 }
 

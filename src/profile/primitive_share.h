@@ -38,6 +38,26 @@ std::map<std::string, double> primitive_share(const Profile& profile,
                                               const std::vector<std::string>& frame_names,
                                               const PrimitiveGroups& groups);
 
+// For each group of `groups`, the cycles of `profile` that ran with at least one function of
+// the group on the call path (what primitive_share divides by the profile's total).
+std::map<std::string, uint64_t> primitive_cycles(const Profile& profile,
+                                                 const std::vector<std::string>& frame_names,
+                                                 const PrimitiveGroups& groups);
+
+// For each group of `groups`, how many times a function of the group was entered from outside
+// the group (the outermost calls: a group function calling another of the same group, or
+// itself, counts once) over the whole profile, i.e. summed over its executions.
+std::map<std::string, uint64_t> primitive_calls(const Profile& profile,
+                                                const std::vector<std::string>& frame_names,
+                                                const PrimitiveGroups& groups);
+
+// An operation's figures per group: the share of its cycles, and the outermost calls per
+// execution of its run function (the mean over all of them: warm-up, timed and stack runs).
+struct PrimitiveFigures {
+  std::map<std::string, double> share;
+  std::map<std::string, double> calls_per_execution;
+};
+
 // Measures the primitive share of every operation of one image run: give `observer()` to the
 // simulator (it is a CallTracker spanning each harness operation's run function, without the
 // call trace), run the image, then call `finish()` once.
@@ -52,7 +72,7 @@ class PrimitiveShareRecorder {
   // Operation name -> its share per group, summed over every execution of the operation's run
   // function (warm-up, timed and stack runs alike: they run the same code). Operations that
   // never ran are absent.
-  std::map<std::string, std::map<std::string, double>> finish();
+  std::map<std::string, PrimitiveFigures> finish();
 
  private:
   PrimitiveShareRecorder(TrackerOptions options, std::unordered_map<uint32_t, std::string> names,

@@ -60,16 +60,19 @@ std::vector<std::string> workflow_lines(const model::RunResult& run) {
       continue;
     }
     lines.push_back(fmt::format("  {} ({} on {}): {} cycles{}, wire {} bytes, stored {} bytes, "
-                                "peak stack {} bytes",
+                                "peak stack {} bytes, heap peak {} bytes",
                                 w.variant, w.configuration, w.board, cycles_text(w.total_cycles),
                                 time_text(w.total_cycles, w.clock_hz),
                                 with_thousands(w.wire_bytes), with_thousands(w.stored_bytes),
-                                with_thousands(w.peak_stack_bytes)));
+                                with_thousands(w.peak_stack_bytes),
+                                with_thousands(w.heap_peak_bytes)));
     for (const auto& s : w.steps) {
       std::string ops;
       for (const auto& op : s.operations) ops += (ops.empty() ? "" : " + ") + op;
-      lines.push_back(fmt::format("    {:<20} {:>14} cycles{}  {}", s.name, cycles_text(s.cycles),
-                                  time_text(s.cycles, w.clock_hz), ops));
+      lines.push_back(fmt::format("    {:<20} {:>14} cycles{}  stack {:>6} B  heap {:>6} B  {}",
+                                  s.name, cycles_text(s.cycles), time_text(s.cycles, w.clock_hz),
+                                  with_thousands(s.peak_stack_bytes),
+                                  with_thousands(s.heap_peak_bytes), ops));
     }
     auto objects = [](const auto& list) {
       std::string text;
@@ -79,6 +82,26 @@ std::vector<std::string> workflow_lines(const model::RunResult& run) {
     };
     lines.push_back(fmt::format("    wire:   {}", objects(w.wire_objects)));
     lines.push_back(fmt::format("    stored: {}", objects(w.stored_objects)));
+  }
+  // Which variant is cheaper, per configuration (the whole workflow's cycles).
+  std::string verdict_workflow;
+  for (const auto& v : run.workflow_verdicts) {
+    if (v.workflow != verdict_workflow) {
+      lines.push_back("");
+      lines.push_back(fmt::format("workflow {}: the cheaper variant per configuration", v.workflow));
+      verdict_workflow = v.workflow;
+    }
+    for (const auto& o : v.others)
+      lines.push_back(
+          o.tie ? fmt::format("  {} on {}: {} and {} tie ({} vs {} cycles, within {}%)",
+                              v.configuration, v.board, v.cheapest, o.variant,
+                              cycles_text(v.cheapest_cycles), cycles_text(o.cycles),
+                              model::kNoiseThresholdPercent)
+                : fmt::format("  {} on {}: {} is cheaper; {} costs {:.2f}x as much ({} vs {} "
+                              "cycles, {:+.1f}%)",
+                              v.configuration, v.board, v.cheapest, o.variant, o.ratio,
+                              cycles_text(o.cycles), cycles_text(v.cheapest_cycles),
+                              (o.ratio - 1.0) * 100.0));
   }
   return lines;
 }

@@ -96,6 +96,11 @@ Json operation(const model::OperationResult& op, const FastestMarks& marks) {
   if (kat_passed)
     for (const auto& [group, fraction] : op.primitive_share) share[group] = number(fraction);
   out["primitive_share"] = std::move(share);
+  // Group -> outermost calls into it per execution of the operation; {} as above.
+  Json calls = Json::object();
+  if (kat_passed)
+    for (const auto& [group, count] : op.primitive_calls) calls[group] = number(count);
+  out["primitive_calls"] = std::move(calls);
   // Number of distinct inputs the samples are over (INPUTS record); null when every run
   // repeated one input.
   out["distinct_inputs"] =
@@ -209,7 +214,8 @@ void JsonWriter::write(const model::RunResult& run, std::ostream& out) const {
         steps.push_back(Json{{"name", s.name},
                              {"operations", s.operations},
                              {"cycles", number(s.cycles)},
-                             {"peak_stack_bytes", s.peak_stack_bytes}});
+                             {"peak_stack_bytes", s.peak_stack_bytes},
+                             {"heap_peak_bytes", s.heap_peak_bytes}});
       entry["steps"] = std::move(steps);
       entry["total_cycles"] = number(w.total_cycles);
       entry["clock_hz"] = w.clock_hz;
@@ -221,10 +227,27 @@ void JsonWriter::write(const model::RunResult& run, std::ostream& out) const {
       entry["stored_objects"] = std::move(stored);
       entry["stored_bytes"] = w.stored_bytes;
       entry["peak_stack_bytes"] = w.peak_stack_bytes;
+      entry["heap_peak_bytes"] = w.heap_peak_bytes;
     }
     workflows.push_back(std::move(entry));
   }
   doc["workflows"] = std::move(workflows);
+  Json verdicts = Json::array();
+  for (const auto& v : run.workflow_verdicts) {
+    Json others = Json::array();
+    for (const auto& o : v.others)
+      others.push_back(Json{{"variant", o.variant},
+                            {"cycles", number(o.cycles)},
+                            {"ratio", number(o.ratio)},
+                            {"tie", o.tie}});
+    verdicts.push_back(Json{{"workflow", v.workflow},
+                            {"configuration", v.configuration},
+                            {"board", v.board},
+                            {"cheapest", v.cheapest},
+                            {"cheapest_cycles", number(v.cheapest_cycles)},
+                            {"others", std::move(others)}});
+  }
+  doc["workflow_verdicts"] = std::move(verdicts);
   // Operations whose peak stack exceeds their board's stack reserve (report/stack_reserve.h).
   Json warnings = Json::array();
   for (const auto& o : stack_overruns(run))
