@@ -43,9 +43,9 @@ std::string evaluate(const model::WorkflowVariant& v, const model::ImageResult& 
       if (!op->peak_stack_bytes)
         return fmt::format("{} has no peak stack figure in this image", name);
       step.peak_stack_bytes = std::max(step.peak_stack_bytes, *op->peak_stack_bytes);
-      if (!op->heap_peak_bytes)
-        return fmt::format("{} has no heap peak figure in this image", name);
-      step.heap_peak_bytes = std::max(step.heap_peak_bytes, *op->heap_peak_bytes);
+      // An operation that allocates nothing may have no heap figure: it adds nothing.
+      if (op->heap_peak_bytes)
+        step.heap_peak_bytes = std::max(step.heap_peak_bytes, *op->heap_peak_bytes);
     }
     result.total_cycles += step.cycles;
     result.peak_stack_bytes = std::max(result.peak_stack_bytes, step.peak_stack_bytes);

@@ -74,5 +74,50 @@ TEST(Workflow, MissingSizesUntimedOperationsAndAbsentOperationsAreErrors) {
             std::string::npos);
 }
 
+TEST(Workflow, HeapPeakIsTheLargestOperationPeak) {
+  model::RunResult run;
+  auto img = image("device");
+  img.operations = {op_with_bytes("keygen", 1000, 600, {{"public_key", 800}}),
+                    op_with_bytes("decaps", 2000, 900, {{"ciphertext", 768}}),
+                    op_with_bytes("hkdf", 50, 300, {{"derived_key", 32}})};
+  img.operations[0].heap_peak_bytes = 4000;
+  img.operations[1].heap_peak_bytes = 1500;
+  img.operations[2].heap_peak_bytes.reset();  // hkdf has none: it adds nothing
+  run.images = {img};
+  const auto results = evaluate_workflows(run, {kem_flow()});
+  ASSERT_EQ(results.size(), 1u);
+  EXPECT_EQ(results[0].steps[0].heap_peak_bytes, 4000u);
+  EXPECT_EQ(results[0].steps[1].heap_peak_bytes, 0u);
+  EXPECT_EQ(results[0].heap_peak_bytes, 4000u);
+}
+
+TEST(WorkflowVerdicts, CheapestVariantPerConfigurationWithRatiosAndTies) {
+  auto result = [](std::string variant, std::string config, double cycles, std::string error = "") {
+    model::WorkflowResult r;
+    r.workflow = "sae-handshake";
+    r.variant = std::move(variant);
+    r.configuration = std::move(config);
+    r.board = "sim-m33";
+    r.total_cycles = cycles;
+    r.error = std::move(error);
+    return r;
+  };
+  const std::vector<model::WorkflowResult> results = {
+      result("h2e", "a", 100.0), result("hnp", "a", 162.0),
+      result("h2e", "b", 200.0), result("hnp", "b", 199.5),   // within 0.5 %: a tie
+      result("h2e", "c", 10.0),  result("hnp", "c", 0.0, "sae_hnp_commit has no timing"),
+  };
+  const auto verdicts = workflow_verdicts(results);
+  ASSERT_EQ(verdicts.size(), 2u);  // c has one evaluated variant: no verdict
+  EXPECT_EQ(verdicts[0].configuration, "a");
+  EXPECT_EQ(verdicts[0].cheapest, "h2e");
+  ASSERT_EQ(verdicts[0].others.size(), 1u);
+  EXPECT_EQ(verdicts[0].others[0].variant, "hnp");
+  EXPECT_DOUBLE_EQ(verdicts[0].others[0].ratio, 1.62);
+  EXPECT_FALSE(verdicts[0].others[0].tie);
+  EXPECT_EQ(verdicts[1].cheapest, "hnp");
+  EXPECT_TRUE(verdicts[1].others[0].tie);
+}
+
 }  // namespace
 }  // namespace fathom::analysis

@@ -79,5 +79,39 @@ TEST_F(ConfigurationProof, AnAbsentFunctionMayNotHideInInlinedCode) {
       << symbol.error().message;
 }
 
+// FUNCTION:MNEMONIC proofs, on timing_sequences.S's measure_adds (movw/movt of the DWT address,
+// ldr, add.w, subs, no divide).
+TEST_F(ConfigurationProof, InstructionsAreLookedUpInTheFunctionsOwnCode) {
+  model::Configuration c = config({}, {});
+  c.expect_instructions_present = {"measure_adds:movt", "measure_adds:subs"};
+  c.expect_instructions_absent = {"measure_adds:udiv"};
+  auto proved = prove(c);
+  EXPECT_TRUE(proved) << (proved ? "" : proved.error().message);
+
+  c.expect_instructions_present = {"measure_adds:udiv"};
+  c.expect_instructions_absent = {};
+  auto missing = prove(c);
+  ASSERT_FALSE(missing);
+  EXPECT_NE(missing.error().message.find("expects instruction 'udiv' in 'measure_adds', but it "
+                                         "is absent"),
+            std::string::npos)
+      << missing.error().message;
+
+  c.expect_instructions_present = {};
+  c.expect_instructions_absent = {"measure_adds:movw"};
+  auto there = prove(c);
+  ASSERT_FALSE(there);
+  EXPECT_NE(there.error().message.find("not in 'measure_adds', but it is there"), std::string::npos)
+      << there.error().message;
+
+  // A function with no sized symbol (inlined away) proves nothing either way.
+  c.expect_instructions_absent = {"print_u32:udiv"};
+  auto inlined = prove(c);
+  ASSERT_FALSE(inlined);
+  EXPECT_NE(inlined.error().message.find("has no sized function symbol 'print_u32'"),
+            std::string::npos)
+      << inlined.error().message;
+}
+
 }  // namespace
 }  // namespace fathom::build

@@ -96,6 +96,24 @@ TEST(PrimitiveShare, CountsEachCycleOncePerGroupThroughNestingAndRecursion) {
   EXPECT_DOUBLE_EQ(share.at("helpers"), 0.40);  // the inner helper is inside the outer one
 }
 
+TEST(PrimitiveCalls, CountsOutermostEntriesOnly) {
+  Fixture f;
+  // Node 1 (sha256_update) entered 3 times, its nested process 7 times: SHA-2 counts the
+  // outermost entries only (3 + the second path's 1 + the one under RNG).
+  f.profile.nodes[1].calls = 3;
+  f.profile.nodes[2].calls = 7;
+  f.profile.nodes[6].calls = 2;  // mbedtls_mpi_exp_mod.part.0 under helper, twice
+  const auto calls = primitive_calls(f.profile, f.names, f.groups);
+  EXPECT_EQ(calls.at("SHA-2"), 3u + 1u + 1u);
+  EXPECT_EQ(calls.at("bignum"), 1u + 2u);  // mul_mpi once, exp_mod twice; nested ones not
+  EXPECT_EQ(calls.at("RNG"), 1u);
+  EXPECT_EQ(calls.at("AES"), 0u);
+  EXPECT_EQ(calls.at("helpers"), 1u);  // the recursive inner helper is not an outermost call
+  const auto cycles = primitive_cycles(f.profile, f.names, f.groups);
+  EXPECT_EQ(cycles.at("SHA-2"), 410u);
+  EXPECT_EQ(cycles.at("bignum"), 350u);
+}
+
 TEST(PrimitiveShare, DoesNotDependOnNodeOrder) {
   Fixture f;
   // Reverse the node array (children before parents) and remap the indices.

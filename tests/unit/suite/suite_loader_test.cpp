@@ -190,6 +190,22 @@ TEST(SuiteLoader, ContradictionsAreErrors) {
             std::string::npos);
 }
 
+TEST(SuiteLoader, InstructionProofsAreFunctionColonMnemonic) {
+  auto suite = parse_suite(kValid + "expect.instructions_present = [\"mbedtls_mpi_core_mla:umaal\"]\n"
+                                    "expect.instructions_absent = [\"f:vmla.f32\"]\n",
+                           "s.toml");
+  ASSERT_TRUE(suite) << suite.error().message;
+  EXPECT_EQ(suite->configurations.back().expect_instructions_present,
+            std::vector<std::string>{"mbedtls_mpi_core_mla:umaal"});
+  EXPECT_EQ(suite->configurations.back().expect_instructions_absent,
+            std::vector<std::string>{"f:vmla.f32"});
+  for (const char* bad : {"umaal", "f:", ":umaal", "f:UMAAL", "1f:umaal", "f:um aal"})
+    EXPECT_NE(error_of(kValid + "expect.instructions_present = [\"" + bad + "\"]\n")
+                  .find("is not FUNCTION:MNEMONIC"),
+              std::string::npos)
+        << bad;
+}
+
 TEST(SuiteLoader, MissingFileIsAnErrorNamingIt) {
   auto suite = load_suite("/nonexistent/dir/s.toml");
   ASSERT_FALSE(suite.has_value());

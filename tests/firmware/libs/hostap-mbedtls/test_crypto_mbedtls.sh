@@ -75,15 +75,12 @@ fi
 "$CC" -std=c11 -Wall -Wextra -Werror "${DEFS[@]}" "${INCS[@]}" -fsyntax-only "$BACKEND" \
   2>"$WORK/warn" || { cat "$WORK/warn" >&2; fail "crypto_mbedtls.c: warnings or errors (host, -std=c11)"; }
 if command -v arm-none-eabi-gcc >/dev/null 2>&1; then
-  # includes.h wants a few POSIX headers that newlib lacks, and common.h the byte order: the
-  # firmware build provides stand-ins; these empty ones are enough to compile the back end.
-  mkdir -p "$WORK/arm/sys" "$WORK/arm/netinet" "$WORK/arm/arpa"
-  for f in sys/socket.h sys/uio.h netinet/in.h arpa/inet.h; do : >"$WORK/arm/$f"; done
-  printf '%s\n' '#define __LITTLE_ENDIAN 1234' '#define __BIG_ENDIAN 4321' \
-    '#define __BYTE_ORDER __LITTLE_ENDIAN' '#define bswap_16 __builtin_bswap16' \
-    '#define bswap_32 __builtin_bswap32' '#define bswap_64 __builtin_bswap64' >"$WORK/arm/prelude.h"
+  # As the firmware build compiles it: the prelude (byte order) and the empty stand-ins for the
+  # POSIX headers includes.h names (firmware/libs/hostap).
+  mkdir -p "$WORK/arm"
   arm-none-eabi-gcc -mcpu=cortex-m33 -mthumb -std=c11 -Wall -Wextra -Werror -O2 \
-    -include "$WORK/arm/prelude.h" -I"$WORK/arm" "${DEFS[@]}" "${INCS[@]}" \
+    -include "$SRC/firmware/libs/hostap/fathom_hostap_prelude.h" \
+    -I"$SRC/firmware/libs/hostap/include" "${DEFS[@]}" "${INCS[@]}" \
     -c "$BACKEND" -o "$WORK/arm/crypto_mbedtls.o" 2>"$WORK/warn" ||
     { cat "$WORK/warn" >&2; fail "crypto_mbedtls.c: warnings or errors (arm-none-eabi-gcc)"; }
 fi
@@ -172,16 +169,12 @@ def pt(P):
 def rnd(bits):
     return rng.getrandbits(bits) | (1 << (bits - 1))
 
-def run_driver(script):  # -> ({label: value}, exit code or "timeout")
+def run_driver(script):  # -> ({label: value}, exit code)
+    # No time limit here (tests assert behaviour, not speed): a hang is ctest's to report.
     proc = subprocess.Popen([sys.argv[1]], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
-    try:
-        out, err = proc.communicate(script, timeout=60)
-        rc = proc.returncode
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        out, err = proc.communicate()
-        rc = "timeout"
+    out, err = proc.communicate(script)
+    rc = proc.returncode
     sys.stderr.write(err)
     return dict(l.partition("=")[::2] for l in out.splitlines()), rc
 
