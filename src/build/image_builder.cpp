@@ -159,7 +159,7 @@ struct Archive {
 // undefines; the libc and flags are in `cflags`), keyed by everything that affects its objects.
 util::Result<Archive> prepare_archive(LibraryDescription lib, const model::Configuration& options,
                                       const fs::path& source_root, std::string source_identity,
-                                      std::vector<std::string> cflags,
+                                      const std::vector<std::string>& cflags,
                                       const std::vector<Archive>& earlier,
                                       const ImageRequest& req, const Toolchain& tc) {
   const model::Board& board = *req.board;

@@ -43,6 +43,44 @@ TEST(LibraryDescription, OptionalKeyOfTheWrongTypeIsAnError) {
   EXPECT_NE(lib.error().message.find("config_macro"), std::string::npos);
 }
 
+TEST(LibraryDescription, HostapPortsAreWrittenOverTheirCryptoLibrary) {
+  auto mbed = load_library(kFirmwareDir, "hostap-mbedtls");
+  ASSERT_TRUE(mbed.has_value()) << mbed.error().message;
+  EXPECT_EQ(mbed->source, "hostap");
+  EXPECT_EQ(mbed->uses, std::vector<std::string>{"mbedtls"});
+  EXPECT_EQ(mbed->workloads, "hostap");
+  EXPECT_NE(std::find(mbed->cflags.begin(), mbed->cflags.end(), "-DCONFIG_SAE"), mbed->cflags.end());
+  EXPECT_EQ(mbed->primitive_groups.at("scalar mult"),
+            std::vector<std::string>{"crypto_ec_point_mul"});
+  auto wolf = load_library(kFirmwareDir, "hostap-wolfssl");
+  ASSERT_TRUE(wolf.has_value()) << wolf.error().message;
+  EXPECT_EQ(wolf->uses, std::vector<std::string>{"wolfssl"});
+  EXPECT_EQ(wolf->workloads, "hostap");
+  // Without the key, the workloads are the library's own folder.
+  auto plain = load_library(kFirmwareDir, "mbedtls");
+  ASSERT_TRUE(plain.has_value());
+  EXPECT_EQ(plain->workloads, "mbedtls");
+  EXPECT_TRUE(plain->uses.empty());
+}
+
+TEST(LibraryDescription, WorkloadsAndUsesAreChecked) {
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("fathom-libdesc-uses-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir / "libs" / "x");
+  auto error_for = [&](const std::string& extra) {
+    std::ofstream(dir / "libs" / "x" / "library.toml")
+        << "name = \"x\"\nversion = \"1\"\nsource = \"x\"\n" << extra;
+    auto lib = load_library(dir, "x");
+    return lib ? std::string() : lib.error().message;
+  };
+  EXPECT_NE(error_for("workloads = \"../mbedtls\"\n").find("must be a directory name"),
+            std::string::npos);
+  EXPECT_NE(error_for("uses = [\"x\"]\n").find("cannot use itself"), std::string::npos);
+  EXPECT_NE(error_for("cflags = \"-DX\"\n").find("'cflags' must be an array of strings"),
+            std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
 TEST(LibraryDescription, PqcleanSourcesCoverAllSixParameterSets) {
   auto lib = load_library(kFirmwareDir, "pqclean");
   ASSERT_TRUE(lib.has_value()) << lib.error().message;
