@@ -1,6 +1,7 @@
 #include <fmt/core.h>
 #include <fmt/ranges.h>
 
+#include "build/library_description.h"
 #include "build/workload_catalog.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
@@ -26,13 +27,19 @@ int list(const std::string& suite_name) {
   std::vector<std::string> libraries;
   for (const auto& c : suite->configurations) {
     fmt::print("  {:<28} {:<10} {}\n", c.name, c.library, c.description);
-    if (std::find(libraries.begin(), libraries.end(), c.library) == libraries.end())
-      libraries.push_back(c.library);
+    std::vector<std::string> linked = {c.library};
+    linked.insert(linked.end(), c.with_libraries.begin(), c.with_libraries.end());
+    for (const auto& lib : linked)
+      if (std::find(libraries.begin(), libraries.end(), lib) == libraries.end())
+        libraries.push_back(lib);
   }
   fmt::print("\noperations:\n");
   for (const auto& lib : libraries) {
-    auto ops = build::workload_operations(firmware, lib);
-    fmt::print("  {:<10} {}\n", lib, fmt::join(ops, ", "));
+    // A library's operations are in its workloads folder (library.toml `workloads`).
+    auto description = build::load_library(firmware, lib);
+    if (!description) throw util::FatalError(description.error().message, kExitUsage);
+    auto ops = build::workload_operations(firmware, description->workloads);
+    fmt::print("  {:<14} {}\n", lib, fmt::join(ops, ", "));
   }
   if (!suite->operations.empty())
     fmt::print("  (this suite runs only: {})\n", fmt::join(suite->operations, ", "));

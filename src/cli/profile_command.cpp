@@ -233,7 +233,12 @@ ProfiledImage profile_image(const model::Suite& suite, const std::string& config
     tracker = std::make_unique<profile::CallTracker>(profile::tracker_options_for(*image));
     return tracker.get();
   };
-  model::RunResult result = run_suite_or_throw(suite, options);
+  // A profile evaluates no workflow or fairness check, so their operations need not run: only
+  // the ones asked for (or the suite's) are profiled.
+  model::Suite profiled = suite;
+  profiled.workflows.clear();
+  profiled.fairness.reset();
+  model::RunResult result = run_suite_or_throw(profiled, options);
   if (result.images.empty() || !tracker)
     throw util::FatalError("nothing was profiled: no image was built and run");
   ProfiledImage out;
