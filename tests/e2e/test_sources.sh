@@ -12,7 +12,10 @@ trap 'rm -rf "$work"' EXIT
 # A private, empty cache: the user's cache is neither read nor written.
 FATHOM_CACHE_DIR=$work/cache
 export FATHOM_CACHE_DIR
-unset FATHOM_SOURCE_MBEDTLS FATHOM_SOURCE_PQCLEAN FATHOM_SOURCE_WOLFSSL
+# Every source's override variable, from the lock itself (a source added later is covered too).
+override_vars=$(sed -n 's/^env *= *"\([A-Z_]*\)".*/\1/p' "$source_dir/sources.lock")
+[ -n "$override_vars" ] || { echo "FAIL: no env = \"...\" in $source_dir/sources.lock"; exit 1; }
+for v in $override_vars; do unset "$v"; done
 
 fail() { echo "FAIL: $*"; echo "--- stdout"; cat "$work/out"; echo "--- stderr"; cat "$work/err"; exit 1; }
 
@@ -38,11 +41,13 @@ grep -q 'FATHOM_SOURCE_MBEDTLS=/nonexistent is not a directory' "$work/err" ||
 # ... also with --fetch, which must not try to download instead. (The other sources are
 # overridden by an existing directory, so that nothing else is downloaded either.)
 mkdir -p "$work/package"
-if FATHOM_SOURCE_MBEDTLS=/nonexistent FATHOM_SOURCE_PQCLEAN=$work/package \
-    FATHOM_SOURCE_WOLFSSL=$work/package \
-    "$fathom" sources --fetch >"$work/out" 2>"$work/err"; then
+for v in $override_vars; do
+  [ "$v" = FATHOM_SOURCE_MBEDTLS ] || export "$v=$work/package"
+done
+if FATHOM_SOURCE_MBEDTLS=/nonexistent "$fathom" sources --fetch >"$work/out" 2>"$work/err"; then
   fail "--fetch with override to /nonexistent exited 0"
 fi
+for v in $override_vars; do unset "$v"; done
 [ ! -e "$work/cache/archives" ] || fail "--fetch downloaded despite the override"
 
 # 4. A malformed lock file is a usage error with file:line:col.
