@@ -299,35 +299,39 @@ util::Result<std::map<std::string, double>> primitive_share_from_json(const std:
   return primitive_share_from_value(*json, "stored primitive share");
 }
 
+namespace {
+
+// An object of group: number, each number accepted by `in_range` (null reads as none).
+util::Result<std::map<std::string, double>> group_numbers_from_value(
+    const Json& json, std::string_view path, std::string_view what, std::string_view expected,
+    bool (*in_range)(double)) {
+  std::map<std::string, double> out;
+  if (json.is_null()) return out;
+  if (!json.is_object())
+    return util::fail(fmt::format("{}: expected an object of group: {}", path, what));
+  for (const auto& [group, value] : json.items()) {
+    const double number = value.is_number() ? value.get<double>() : -1.0;
+    if (!in_range(number))
+      return util::fail(fmt::format("{}.{}: expected {}", path, group, expected));
+    out[group] = number;
+  }
+  return out;
+}
+
+}  // namespace
+
 util::Result<std::map<std::string, double>> primitive_share_from_value(const Json& json,
                                                                        std::string_view path) {
-  std::map<std::string, double> share;
-  if (json.is_null()) return share;
-  if (!json.is_object())
-    return util::fail(fmt::format("{}: expected an object of group: fraction", path));
-  for (const auto& [group, value] : json.items()) {
-    const double fraction = value.is_number() ? value.get<double>() : -1.0;
-    if (!(fraction >= 0.0 && fraction <= 1.0))  // also refuses NaN
-      return util::fail(
-          fmt::format("{}.{}: expected a fraction between 0 and 1", path, group));
-    share[group] = fraction;
-  }
-  return share;
+  // Also refuses NaN.
+  return group_numbers_from_value(json, path, "fraction", "a fraction between 0 and 1",
+                                  [](double f) { return f >= 0.0 && f <= 1.0; });
 }
 
 util::Result<std::map<std::string, double>> primitive_calls_from_value(const Json& json,
                                                                        std::string_view path) {
-  std::map<std::string, double> calls;
-  if (json.is_null()) return calls;
-  if (!json.is_object())
-    return util::fail(fmt::format("{}: expected an object of group: calls per execution", path));
-  for (const auto& [group, value] : json.items()) {
-    const double count = value.is_number() ? value.get<double>() : -1.0;
-    if (!(count >= 0.0 && count < 1e18))  // also refuses NaN and infinity
-      return util::fail(fmt::format("{}.{}: expected a non-negative call count", path, group));
-    calls[group] = count;
-  }
-  return calls;
+  // Also refuses NaN and infinity.
+  return group_numbers_from_value(json, path, "calls per execution", "a non-negative call count",
+                                  [](double n) { return n >= 0.0 && n < 1e18; });
 }
 
 std::string object_bytes_to_json(const std::map<std::string, uint64_t>& object_bytes) {

@@ -82,20 +82,33 @@ bool function_matches(std::string_view pattern, std::string_view name) {
   return dot != std::string_view::npos && dot > 0 && util::glob_match(pattern, name.substr(0, dot));
 }
 
-std::map<std::string, uint64_t> primitive_cycles(const Profile& profile,
-                                                 const std::vector<std::string>& frame_names,
-                                                 const PrimitiveGroups& groups) {
+namespace {
+
+// For each group, the sum of `field` over the group's outermost nodes (the outermost group frame
+// on a path carries every cycle below it exactly once, and its calls are the entries from
+// outside the group).
+std::map<std::string, uint64_t> sum_outermost(const Profile& profile,
+                                              const std::vector<std::string>& frame_names,
+                                              const PrimitiveGroups& groups,
+                                              uint64_t CallNode::*field) {
   std::map<std::string, uint64_t> out;
   std::vector<int64_t> parent;
   const std::vector<size_t> order = parents_first(profile, parent);
   for (const auto& [group, patterns] : groups) {
-    uint64_t cycles = 0;
-    // The outermost group frame on a path carries every cycle below it exactly once.
+    uint64_t sum = 0;
     for_outermost(order, parent, frames_in_group(profile, frame_names, patterns),
-                  [&](size_t i) { cycles += profile.nodes[i].inclusive_cycles; });
-    out[group] = cycles;
+                  [&](size_t i) { sum += profile.nodes[i].*field; });
+    out[group] = sum;
   }
   return out;
+}
+
+}  // namespace
+
+std::map<std::string, uint64_t> primitive_cycles(const Profile& profile,
+                                                 const std::vector<std::string>& frame_names,
+                                                 const PrimitiveGroups& groups) {
+  return sum_outermost(profile, frame_names, groups, &CallNode::inclusive_cycles);
 }
 
 std::map<std::string, double> primitive_share(const Profile& profile,
@@ -113,16 +126,7 @@ std::map<std::string, double> primitive_share(const Profile& profile,
 std::map<std::string, uint64_t> primitive_calls(const Profile& profile,
                                                 const std::vector<std::string>& frame_names,
                                                 const PrimitiveGroups& groups) {
-  std::map<std::string, uint64_t> calls;
-  std::vector<int64_t> parent;
-  const std::vector<size_t> order = parents_first(profile, parent);
-  for (const auto& [group, patterns] : groups) {
-    uint64_t n = 0;
-    for_outermost(order, parent, frames_in_group(profile, frame_names, patterns),
-                  [&](size_t i) { n += profile.nodes[i].calls; });
-    calls[group] = n;
-  }
-  return calls;
+  return sum_outermost(profile, frame_names, groups, &CallNode::calls);
 }
 
 util::Result<std::unique_ptr<PrimitiveShareRecorder>> PrimitiveShareRecorder::create(
