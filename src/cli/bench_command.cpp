@@ -13,6 +13,7 @@
 #include "pipeline/suite_runner.h"
 #include "profile/call_tracker.h"
 #include "profile/tracker_options.h"
+#include "target/sim_target.h"
 #include "suite/suite_loader.h"
 #include "util/error.h"
 #include "util/progress.h"
@@ -37,25 +38,23 @@ struct Speed {
 
 using Key = std::pair<std::string, std::string>;  // configuration, board
 
-// The call tracker `fathom profile` attaches to an image: every function entry, and each
-// harness operation's run function as a profiled span.
-std::unique_ptr<profile::CallTracker> make_tracker(const std::filesystem::path& elf) {
-  auto image = elf::ElfImage::load(elf);
-  if (!image) return nullptr;
-  return std::make_unique<profile::CallTracker>(profile::tracker_options_for(*image));
-}
-
-// One pass of the suite in `mode` (with `profiled`, a call tracker watching each image); per
-// image the best (least) host time over the rounds so far is kept in `best`, since host noise
-// only ever adds time.
-void measure(const model::Suite& suite, pipeline::RunOptions options, sim::HookMode mode,
-             bool profiled, std::map<Key, Speed>& best) {
-  options.sim_hook_mode = mode;
+// One pass of the suite with the simulator in `hooks` (with `profiled`, a call tracker
+// watching each image, as `fathom profile` attaches it); per image the best (least) host time
+// over the rounds so far is kept in `best`, since host noise only ever adds time.
+void measure(const model::Suite& suite, pipeline::RunOptions options,
+             target::SimSettings::Hooks hooks, bool profiled, std::map<Key, Speed>& best) {
+  options.target.kind = model::TargetKind::kSim;  // bench measures the simulator itself
+  options.target.sim.hooks = hooks;
   std::vector<std::unique_ptr<profile::CallTracker>> trackers;  // outlive the runs
   if (profiled)
-    options.observer_for_image = [&trackers](const std::filesystem::path& elf) {
-      trackers.push_back(make_tracker(elf));
-      return static_cast<sim::ExecutionObserver*>(trackers.back().get());
+    options.target_for_image = [&trackers, &options](const model::Board&,
+                                                     const elf::ElfImage& elf,
+                                                     const std::filesystem::path&)
+        -> util::Result<std::unique_ptr<target::Target>> {
+      trackers.push_back(
+          std::make_unique<profile::CallTracker>(profile::tracker_options_for(elf)));
+      return std::make_unique<target::SimTarget>(
+          options.target.sim, std::vector<sim::ExecutionObserver*>{trackers.back().get()});
     };
   const model::RunResult result = run_suite_or_throw(suite, options);
   for (const auto& image : result.images) {
@@ -82,15 +81,17 @@ int bench(const BenchFlags& flags) {
   options.configurations = flags.configurations;
   options.operations = flags.operations;
   if (flags.runs > 0) options.runs = static_cast<uint32_t>(flags.runs);
-  options.primitive_share = false;  // simulator speed alone, without the share's call tracker
-  options.memory_watch = false;     // nor the memory cross-check's watch
+  // Simulator speed alone, without the share's call tracker nor the memory cross-check's watch.
+  options.target.sim.primitive_share = false;
+  options.target.sim.memory_watch = false;
 
   std::map<Key, Speed> count, model, profiled, reference;
   for (int64_t round = 0; round < flags.rounds; ++round) {
-    measure(suite, options, sim::HookMode::kBlockCountOnly, false, count);
-    measure(suite, options, sim::HookMode::kBlock, false, model);
-    measure(suite, options, sim::HookMode::kBlock, true, profiled);
-    measure(suite, options, sim::HookMode::kPerInstruction, false, reference);
+    using Hooks = target::SimSettings::Hooks;
+    measure(suite, options, Hooks::kBlockCountOnly, false, count);
+    measure(suite, options, Hooks::kBlock, false, model);
+    measure(suite, options, Hooks::kBlock, true, profiled);
+    measure(suite, options, Hooks::kPerInstruction, false, reference);
   }
 
   fmt::print("simulator speed on suite '{}', M target instructions per host second (best of {} "

@@ -21,7 +21,7 @@
 #include "profile/inline_expansion.h"
 #include "profile/symbolize.h"
 #include "profile/tracker_options.h"
-#include "sim/machine.h"
+#include "target/sim_target.h"
 #include "suite/board_loader.h"
 #include "util/error.h"
 
@@ -167,12 +167,10 @@ int profile_elf(const ProfileFlags& flags) {
                              kExitUsage);
     options.spans.push_back({flags.function, s->address});
   }
-  auto machine = sim::Machine::create(*board);
-  if (!machine) throw util::FatalError(machine.error().message);
-  if (auto r = (*machine)->load(*image); !r) throw util::FatalError(r.error().message, kExitUsage);
   profile::CallTracker tracker(options);
-  (*machine)->set_observer(&tracker);
-  const sim::RunOutcome outcome = (*machine)->run(flags.cycle_budget);
+  auto ran = target::SimTarget::run_bare_metal(*image, *board, &tracker, flags.cycle_budget);
+  if (!ran) throw util::FatalError(ran.error().message, kExitUsage);
+  const sim::RunOutcome& outcome = ran->outcome;
   std::cout << outcome.console;
   if (!outcome.console.empty() && outcome.console.back() != '\n') std::cout << '\n';
   profile::ProfileSet set = tracker.finish();
@@ -184,7 +182,7 @@ int profile_elf(const ProfileFlags& flags) {
   set.object = std::filesystem::absolute(flags.target).string();
   set.board = board->name;
   set.clock_hz = board->clock_hz;
-  set.timing_model = (*machine)->timing_model_name();
+  set.timing_model = ran->timing_model;
   fmt::print("{} on {} ({}): {} cycles, {} instructions, exit code {}, peak stack {} bytes "
              "(deepest SP at block starts)\n",
              flags.target, board->name, set.timing_model, outcome.cycles, outcome.instructions,
@@ -225,13 +223,18 @@ ProfiledImage profile_image(const model::Suite& suite, const std::string& config
   // Only the first image (configuration x board) is profiled.
   std::unique_ptr<profile::CallTracker> tracker;
   std::filesystem::path elf_path;
-  options.observer_for_image = [&](const std::filesystem::path& elf) -> sim::ExecutionObserver* {
-    if (tracker) return nullptr;
-    auto image = elf::ElfImage::load(elf);
-    if (!image) return nullptr;
-    elf_path = elf;
-    tracker = std::make_unique<profile::CallTracker>(profile::tracker_options_for(*image));
-    return tracker.get();
+  // The simulator runs it whatever the board's own target: the profile watches execution.
+  options.target.kind = model::TargetKind::kSim;
+  options.target_for_image = [&](const model::Board&, const elf::ElfImage& image,
+                                 const std::filesystem::path& elf)
+      -> util::Result<std::unique_ptr<target::Target>> {
+    std::vector<sim::ExecutionObserver*> observers;
+    if (!tracker) {
+      elf_path = elf;
+      tracker = std::make_unique<profile::CallTracker>(profile::tracker_options_for(image));
+      observers.push_back(tracker.get());
+    }
+    return std::make_unique<target::SimTarget>(options.target.sim, std::move(observers));
   };
   // A profile evaluates no workflow or fairness check, so their operations need not run: only
   // the ones asked for (or the suite's) are profiled.

@@ -65,8 +65,9 @@ int run(const RunFlags& flags) {
   options.configurations = flags.configurations;
   options.operations = flags.operations;
   options.boards = flags.boards;
-  options.sim_hook_mode = flags.sim_hooks == "per-instruction" ? sim::HookMode::kPerInstruction
-                                                              : sim::HookMode::kBlock;
+  options.target.sim.hooks = flags.sim_hooks == "per-instruction"
+                                 ? target::SimSettings::Hooks::kPerInstruction
+                                 : target::SimSettings::Hooks::kBlock;
   if (flags.runs >= 0) options.runs = static_cast<uint32_t>(flags.runs);
   if (flags.warmup >= 0) options.warmup = static_cast<uint32_t>(flags.warmup);
   options.jobs = static_cast<unsigned>(flags.jobs);

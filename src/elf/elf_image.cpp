@@ -70,6 +70,7 @@ util::Result<ElfImage> ElfImage::parse(std::vector<uint8_t> bytes, const std::st
     if (ph.p_paddr + ph.p_memsz > (1ULL << 32) || ph.p_vaddr + ph.p_memsz > (1ULL << 32))
       return bad(fmt::format("segment {} wraps past the 4 GiB address space", i));
     LoadSegment s;
+    s.file_offset = ph.p_offset;
     s.load_address = static_cast<uint32_t>(ph.p_paddr);
     s.virtual_address = static_cast<uint32_t>(ph.p_vaddr);
     s.memory_size_bytes = static_cast<uint32_t>(ph.p_memsz);

@@ -17,6 +17,7 @@ struct LoadSegment {
   uint32_t virtual_address = 0;    // VMA (p_vaddr)
   uint32_t memory_size_bytes = 0;  // p_memsz; bytes past the file data are zero
   bool executable = false;
+  uint64_t file_offset = 0;        // p_offset: where `data` starts in the file
   std::vector<uint8_t> data;       // p_filesz bytes
 };
 

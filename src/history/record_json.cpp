@@ -161,6 +161,8 @@ util::Result<model::Provenance> provenance_from_value(const Json& json, std::str
                 .field("config_undefines", p.config_undefines)
                 .field("source_sha256", p.source_sha256)
                 .field("timing_model", p.timing_model)
+                .field("target", p.target)  // absent in records made before targets
+                .field("target_details", p.target_details)
                 .field("elf_sha256", p.elf_sha256)
                 .field("runs", p.runs)
                 .field("warmup", p.warmup)

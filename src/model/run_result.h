@@ -92,6 +92,11 @@ struct Provenance {
   std::vector<std::string> config_undefines;
   std::map<std::string, std::string> source_sha256;  // source name -> SHA-256 of its archive
   std::string timing_model;
+  // The target that ran the image ("sim", "qemu", "serial"; target/target.h) and what it says
+  // about itself (QEMU's version, a board's serial port and probe, ...). A board's figures are
+  // never mixed up with a simulator's: reports and compare keep the target apart.
+  std::string target;
+  std::map<std::string, std::string> target_details;
   std::string elf_sha256;
   uint32_t runs = 0;
   uint32_t warmup = 0;

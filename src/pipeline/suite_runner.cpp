@@ -20,12 +20,10 @@
 #include "pipeline/suite_builder.h"
 #include "elf/elf_image.h"
 #include "elf/harness_operations.h"
-#include "profile/primitive_share.h"
-#include "sim/observer_fanout.h"
 #include "sources/source_lock.h"
 #include "suite/analysis_specs.h"
 #include "suite/board_loader.h"
-#include "target/sim_target.h"
+#include "target/target_factory.h"
 #include "util/parallel_for.h"
 #include "util/version.h"
 
@@ -58,14 +56,13 @@ util::Result<void> validate_options(const model::Suite& suite, const RunOptions&
 
 namespace {
 
-// The observers and measurement modes that shape an image's results, for the result key.
-std::string observers_text(const RunOptions& options, const build::LibraryDescription& lib) {
-  std::string text = fmt::format("hooks={} memory_watch={}",
-                                 static_cast<int>(options.sim_hook_mode), options.memory_watch);
-  if (options.primitive_share && !lib.primitive_groups.empty() &&
-      options.sim_hook_mode != sim::HookMode::kBlockCountOnly)
-    for (const auto& [group, patterns] : lib.primitive_groups)
-      text += fmt::format(" share[{}]={}", group, fmt::join(patterns, ","));
+// What shapes an image's results besides the image and parameters, for the result key: the
+// target's settings and the primitive groups it measures.
+std::string observers_text(const target::Target& target,
+                           const std::map<std::string, std::vector<std::string>>& groups) {
+  std::string text = target.measurement_key();
+  for (const auto& [group, patterns] : groups)
+    text += fmt::format(" share[{}]={}", group, fmt::join(patterns, ","));
   return text;
 }
 
@@ -96,7 +93,7 @@ util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOpt
   // Results are reused only from a plain measurement: never while a caller observes the run.
   std::optional<ResultCache> cache;
   std::string tool_sha256;
-  if (!options.result_cache_dir.empty() && !options.observer_for_image) {
+  if (!options.result_cache_dir.empty() && !options.target_for_image) {
     if (auto digest = executable_sha256()) {
       cache.emplace(options.result_cache_dir);
       tool_sha256 = *digest;
@@ -188,10 +185,18 @@ util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOpt
           return util::fail_usage(fmt::format("unknown operation '{}' (configuration '{}' offers: {})",
                                         op, cfg.name, fmt::join(*offered, ", ")));
 
-      // The result cache (pipeline/result_cache.h): same image, board, parameters, observers
-      // and fathom executable give the same results.
+      // The target that runs it (target/target_factory.h), with the caller's observers when
+      // it asks for its own.
+      auto target = options.target_for_image
+                        ? options.target_for_image(*board, *elf, built->elf)
+                        : target::make_target(*board, options.target);
+      if (!target) return tl::unexpected(target.error());
+      prov.target = (*target)->name();
+
+      // The result cache (pipeline/result_cache.h): same image, board, parameters, target
+      // settings and fathom executable give the same results on a deterministic target.
       std::string result_key;
-      if (cache) {
+      if (cache && (*target)->deterministic()) {
         auto board_text = board_description(*board);
         if (board_text) {
           ResultKeyInputs key;
@@ -201,7 +206,7 @@ util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOpt
           key.warmup = warmup;
           key.operations = image_operations;
           key.cycle_budget = suite.cycle_budget;
-          key.observers = observers_text(options, *lib);
+          key.observers = observers_text(**target, lib->primitive_groups);
           key.tool_sha256 = tool_sha256;
           result_key = pipeline::result_key(key);
         }
@@ -210,6 +215,7 @@ util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOpt
             // The measured figures are the stored ones; the provenance is this run's (it
             // describes the same image) plus what only the measurement knows.
             prov.timing_model = stored->provenance.timing_model;
+            prov.target_details = stored->provenance.target_details;
             prov.reused_from = stored->provenance.reused_from;
             prov.isolation = stored->provenance.isolation;
             prov.run_order = stored->provenance.run_order;
@@ -223,31 +229,22 @@ util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOpt
         }
       }
 
-      status("running on the simulator");
-      sim::ObserverFanout observers;
-      observers.add(options.observer_for_image ? options.observer_for_image(built->elf)
-                                               : nullptr);
-      // Primitive share (docs/PROFILER.md): a call tracker over the run when the library
-      // names groups of functions. Observing never changes the counts.
-      std::unique_ptr<profile::PrimitiveShareRecorder> share;
-      if (options.primitive_share && !lib->primitive_groups.empty() &&
-          options.sim_hook_mode != sim::HookMode::kBlockCountOnly) {
-        auto recorder = profile::PrimitiveShareRecorder::create(*elf, lib->primitive_groups);
-        if (!recorder) return tl::unexpected(recorder.error());
-        share = std::move(*recorder);
-        observers.add(share->observer());
-      }
-      target::SimTarget target(options.sim_hook_mode, observers.get(), options.memory_watch);
-      target::RunRequest rr;
-      rr.elf = built->elf;
-      rr.board = &*board;
-      rr.runs = runs;
-      rr.warmup = warmup;
-      rr.operations = image_operations;
-      rr.cycle_budget = suite.cycle_budget;
-      auto ran = target.run(rr);
+      status(fmt::format("running on {}", (*target)->name()));
+      target::ImageToRun to_run;
+      to_run.elf_path = built->elf;
+      to_run.elf = &*elf;
+      to_run.board = &*board;
+      to_run.primitive_groups = lib->primitive_groups;
+      target::RunParameters params;
+      params.runs = runs;
+      params.warmup = warmup;
+      params.operations = image_operations;
+      params.cycle_budget = suite.cycle_budget;
+      auto ran = (*target)->run(to_run, params);
       if (!ran) return tl::unexpected(ran.error());
       prov.timing_model = ran->timing_model;
+      prov.target_details = ran->origin;
+      prov.target_details.erase("target");
       prov.isolation = ran->isolation;
       prov.run_order = ran->run_order;
       image.completed = ran->completed;
@@ -259,14 +256,12 @@ util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOpt
       image.console_log = std::move(ran->console_log);
       for (auto& op : image.operations) enforce_kat_gate(op);
       enforce_library_gate(image.operations, *lib);
-      if (share) {
-        const auto shares = share->finish();
-        for (auto& op : image.operations)
-          if (auto it = shares.find(op.operation); op.has_timing() && it != shares.end()) {
-            op.primitive_share = it->second.share;
-            op.primitive_calls = it->second.calls_per_execution;
-          }
-      }
+      // A share is a share of measured cycles: none for an operation without timing.
+      for (auto& op : image.operations)
+        if (!op.has_timing()) {
+          op.primitive_share.clear();
+          op.primitive_calls.clear();
+        }
       // The fault is reported from image.fault; protocol problems go into image.error.
       if (!ran->errors.empty()) image.error = fmt::format("{}", fmt::join(ran->errors, "; "));
       // Only a clean measurement is kept (ResultCache::store drops failed ones).

@@ -5,13 +5,15 @@
 // and run `RunOptions::jobs` at a time; results always come back in suite order.
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "model/run_result.h"
 #include "model/suite.h"
-#include "sim/machine.h"
+#include "elf/elf_image.h"
+#include "target/target_factory.h"
 #include "util/error.h"
 #include "util/progress.h"
 
@@ -25,23 +27,20 @@ struct RunOptions {
   std::optional<uint32_t> warmup;           // overrides Suite::warmup
   std::filesystem::path firmware_dir;       // the repository's firmware/
   std::filesystem::path build_root;         // where images are built (cache)
-  // Measurements use kBlock (kPerInstruction gives the same counts, slower); `fathom bench`
-  // also times kBlockCountOnly.
-  sim::HookMode sim_hook_mode = sim::HookMode::kBlock;
-  // If set, called with each image's ELF before it runs; the observer it returns (owned by
-  // the caller, may be nullptr) watches that run (`fathom profile`).
-  std::function<sim::ExecutionObserver*(const std::filesystem::path& elf)> observer_for_image;
-  // Fill OperationResult::primitive_share when the library defines [primitive_groups] (a call
-  // tracker watches the run: slower on the host, same counts). `fathom bench` turns it off.
-  bool primitive_share = true;
-  // Cross-check every operation's memory figures with the simulator's own measurement
-  // (target::SimTarget's memory_watch; off for `fathom bench`, which times the simulator).
-  bool memory_watch = true;
+  // Which target runs each board's images and its settings (target/target_factory.h): the
+  // board's own unless `target.kind` names another; the simulator's hook mode and observers.
+  target::TargetSettings target;
+  // If set, makes the target for each image instead of target::make_target (`fathom profile`
+  // and `fathom bench` attach their observers to the simulator this way). Results are never
+  // taken from or stored in the result cache while it is set.
+  std::function<util::Result<std::unique_ptr<target::Target>>(
+      const model::Board& board, const elf::ElfImage& elf, const std::filesystem::path& elf_path)>
+      target_for_image;
   // Images built and run at once by a worker pool (each image: build, then simulate); 0 = the
   // online CPUs, 1 = one after another. The results do not depend on it.
   unsigned jobs = 1;
   // Where measured image results are kept between runs (pipeline/result_cache.h); empty = no
-  // result cache. Never used while `observer_for_image` is set (`fathom profile`).
+  // result cache. Never used while `target_for_image` is set (`fathom profile`).
   std::filesystem::path result_cache_dir;
   // Measure every image again even if the result cache holds its result (the new result
   // replaces it).

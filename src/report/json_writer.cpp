@@ -167,6 +167,10 @@ nlohmann::ordered_json provenance_json(const model::Provenance& p) {
   for (const auto& [name, sha256] : p.source_sha256) sources[name] = sha256;  // std::map: sorted
   out["source_sha256"] = std::move(sources);
   out["timing_model"] = p.timing_model;
+  out["target"] = p.target;
+  Json details = Json::object();
+  for (const auto& [key, value] : p.target_details) details[key] = value;  // std::map: sorted
+  out["target_details"] = std::move(details);
   out["elf_sha256"] = p.elf_sha256;
   out["runs"] = p.runs;
   out["warmup"] = p.warmup;

@@ -151,12 +151,84 @@ util::Result<model::Board> parse_board(std::string_view text, std::string source
                     **stack)));
   board.stack_bytes = static_cast<uint32_t>(**stack);
 
+  FATHOM_TRY(target, r.string("target"));
+  if (*target) {
+    auto kind = model::parse_target_kind(**target);
+    if (!kind)
+      return tl::unexpected(r.error_at_key(
+          "target", fmt::format("target is '{}'; use \"sim\", \"qemu\" or \"serial\"",
+                                **target)));
+    board.target = *kind;
+  }
+  FATHOM_TRY(console_kind, r.string("console"));
+  if (*console_kind) {
+    auto kind = model::parse_console_kind(**console_kind);
+    if (!kind)
+      return tl::unexpected(r.error_at_key(
+          "console", fmt::format("console is '{}'; use \"sim\", \"cmsdk-uart\" or \"uart\"",
+                                 **console_kind)));
+    board.console = *kind;
+  }
+  FATHOM_TRY(verified, r.boolean("verified_on_silicon"));
+  board.verified_on_silicon = verified->value_or(true);
+
   FATHOM_TRY(console, r.integer("console_address", 0, kMaxU32 - 3));
-  if (!*console)
+  if (!*console && board.console != model::ConsoleKind::kBoardUart)
     return tl::unexpected(r.error_at(nullptr,
                                      "the board description is missing required key "
                                      "'console_address'"));
-  board.console_address = static_cast<uint32_t>(**console);
+  board.console_address = static_cast<uint32_t>(console->value_or(0));
+  if (board.target == model::TargetKind::kSim && !board.simulator_can_run())
+    return tl::unexpected(r.error_at_key(
+        "console", "a board whose console is its own UART (\"uart\") cannot run on the "
+                   "simulator; set target = \"serial\""));
+
+  FATHOM_TRY(qemu, r.table("qemu"));
+  if (*qemu) {
+    TableReader q(**qemu, source_name, "[qemu]");
+    model::QemuSettings settings;
+    FATHOM_TRY(machine, q.required_string("machine"));
+    settings.machine = *machine;
+    FATHOM_TRY(cpu, q.string("cpu"));
+    settings.cpu = cpu->value_or("");
+    if (auto ok = q.finish(); !ok) return tl::unexpected(ok.error());
+    board.qemu = std::move(settings);
+  } else if (board.target == model::TargetKind::kQemu) {
+    return tl::unexpected(r.error_at_key(
+        "target", "target is \"qemu\" but the board has no [qemu] table (machine = ...)"));
+  }
+
+  FATHOM_TRY(serial, r.table("serial"));
+  if (*serial) {
+    TableReader s(**serial, source_name, "[serial]");
+    model::SerialSettings settings;
+    FATHOM_TRY(port, s.string("port"));
+    settings.port = port->value_or("");
+    FATHOM_TRY(baud, s.integer("baud", 300, 20'000'000));
+    settings.baud = static_cast<uint32_t>(baud->value_or(settings.baud));
+    FATHOM_TRY(flash, s.string_array("flash"));
+    if (!*flash || (*flash)->empty())
+      return tl::unexpected(s.error_at(nullptr,
+                                       "[serial] is missing required key 'flash' (the command "
+                                       "that flashes an image, as an argv list with {elf}, "
+                                       "{hex} or {bin})"));
+    settings.flash = std::move(**flash);
+    FATHOM_TRY(reset, s.string_array("reset"));
+    if (*reset) settings.reset = std::move(**reset);
+    FATHOM_TRY(probe, s.string("probe"));
+    settings.probe = probe->value_or("");
+    FATHOM_TRY(timeout, s.integer("timeout_seconds", 1, 7 * 24 * 3600));
+    settings.timeout_seconds = static_cast<uint32_t>(timeout->value_or(settings.timeout_seconds));
+    FATHOM_TRY(idle, s.integer("idle_timeout_seconds", 1, 24 * 3600));
+    settings.idle_timeout_seconds =
+        static_cast<uint32_t>(idle->value_or(settings.idle_timeout_seconds));
+    if (auto ok = s.finish(); !ok) return tl::unexpected(ok.error());
+    board.serial = std::move(settings);
+  } else if (board.target == model::TargetKind::kSerial) {
+    return tl::unexpected(r.error_at_key(
+        "target", "target is \"serial\" but the board has no [serial] table (port, baud, "
+                  "flash = [...])"));
+  }
 
   FATHOM_TRY(cflags, r.string_array("cflags", check_flag, false));
   if (*cflags) board.cflags = std::move(**cflags);
@@ -221,7 +293,8 @@ util::Result<model::Board> parse_board(std::string_view text, std::string source
                                    "bytes)",
                                    board.stack_bytes, largest_ram)));
   for (const auto& m : board.memory)
-    if (board.console_address + uint64_t{4} > m.origin &&
+    if (board.console != model::ConsoleKind::kBoardUart &&
+        board.console_address + uint64_t{4} > m.origin &&
         board.console_address < uint64_t{m.origin} + m.length_bytes)
       return tl::unexpected(r.error_at_key(
           "console_address",

@@ -8,7 +8,10 @@
 // multiple of 8 (AAPCS stack alignment) that fits in the largest RAM region;
 // console_address lies outside every memory region; the timing keys `prefetch`, `icache` and
 // `timing_refinements` are booleans (defaults: true / false / model::Board's) and
-// `multiplier` is "fast" or "small" (default "fast"; docs/TIMING.md). Every error is one line
+// `multiplier` is "fast" or "small" (default "fast"; docs/TIMING.md); `target` is "sim"
+// (default), "qemu" (needs [qemu] machine) or "serial" (needs [serial] flash); `console` is
+// "sim" (default), "cmsdk-uart" or "uart" (a board's own UART: console_address is then
+// optional and the simulator cannot run the board). Every error is one line
 // `FILE:LINE:COL: message`.
 #include <array>
 #include <filesystem>

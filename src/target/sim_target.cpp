@@ -9,8 +9,10 @@
 #include "elf/elf_image.h"
 #include "protocol/stream_decoder.h"
 #include "profile/memory_watch.h"
+#include "profile/primitive_share.h"
 #include "sim/machine.h"
 #include "sim/observer_fanout.h"
+#include "target/run_parameters.h"
 
 namespace fathom::target {
 namespace {
@@ -78,74 +80,75 @@ void add_simulator_memory(const elf::ElfImage& image, const profile::MemoryWatch
                          " (one of them is wrong; see docs/PROFILER.md)";
 }
 
-// Layout of the harness's `fathom_params` object (firmware/harness/fathom_harness.c).
-constexpr uint32_t kParamsMagic = 0x50485446u;
-constexpr size_t kOnlyOpsBytes = 512;
-
-util::Result<std::vector<uint8_t>> encode_params(const RunRequest& req) {
-  std::string only;
-  for (const auto& op : req.operations) {
-    if (!only.empty()) only += ',';
-    only += op;
-  }
-  if (only.size() >= kOnlyOpsBytes)
-    return util::fail(fmt::format("too many operations selected ({} bytes of names; at most {})",
-                                  only.size(), kOnlyOpsBytes - 1));
-  std::vector<uint8_t> bytes(12 + kOnlyOpsBytes, 0);
-  auto put32 = [&](size_t at, uint32_t v) {
-    for (int i = 0; i < 4; ++i) bytes[at + i] = static_cast<uint8_t>(v >> (8 * i));
-  };
-  put32(0, kParamsMagic);
-  put32(4, req.runs);
-  put32(8, req.warmup);
-  std::memcpy(bytes.data() + 12, only.data(), only.size());
-  return bytes;
-}
-
 }  // namespace
 
-util::Result<TargetRun> SimTarget::run(const RunRequest& req) {
-  auto image = elf::ElfImage::load(req.elf);
-  if (!image) return tl::unexpected(image.error());
-  auto machine = sim::Machine::create(*req.board, mode_);
+sim::HookMode SimTarget::hook_mode(SimSettings::Hooks hooks) {
+  switch (hooks) {
+    case SimSettings::Hooks::kPerInstruction: return sim::HookMode::kPerInstruction;
+    case SimSettings::Hooks::kBlockCountOnly: return sim::HookMode::kBlockCountOnly;
+    case SimSettings::Hooks::kBlock: break;
+  }
+  return sim::HookMode::kBlock;
+}
+
+std::string SimTarget::measurement_key() const {
+  return fmt::format("sim hooks={} memory_watch={} primitive_share={} observers={}",
+                     static_cast<int>(settings_.hooks), settings_.memory_watch,
+                     settings_.primitive_share, observers_.size());
+}
+
+util::Result<SimTarget::BareMetalRun> SimTarget::run_bare_metal(const elf::ElfImage& image,
+                                                                const model::Board& board,
+                                                                sim::ExecutionObserver* observer,
+                                                                uint64_t cycle_budget) {
+  auto machine = sim::Machine::create(board);
   if (!machine) return tl::unexpected(machine.error());
-  if (auto r = (*machine)->load(*image); !r) return tl::unexpected(r.error());
-  // The simulator's own memory measurement, beside any observer of the caller's.
-  std::unique_ptr<profile::MemoryWatch> watch;
-  auto watch_options = profile::memory_watch_options(*image);
+  if (auto r = (*machine)->load(image); !r) return tl::unexpected(r.error());
+  (*machine)->set_observer(observer);
+  BareMetalRun out;
+  out.outcome = (*machine)->run(cycle_budget);
+  out.timing_model = (*machine)->timing_model_name();
+  return out;
+}
+
+util::Result<TargetRun> SimTarget::run(const ImageToRun& img, const RunParameters& params) {
+  const elf::ElfImage& image = *img.elf;
+  const model::Board& board = *img.board;
+  const std::string display = img.elf_path.string();
+  const sim::HookMode mode = hook_mode(settings_.hooks);
+  auto encoded = encode_run_parameters(image, board, params, display);
+  if (!encoded) return tl::unexpected(encoded.error());
+  auto machine = sim::Machine::create(board, mode);
+  if (!machine) return tl::unexpected(machine.error());
+  if (auto r = (*machine)->load(image); !r) return tl::unexpected(r.error());
   sim::ObserverFanout observers;
-  observers.add(observer_);
-  if (memory_watch_ && watch_options && mode_ != sim::HookMode::kBlockCountOnly) {
-    watch_options->registers_after_each_instruction = mode_ == sim::HookMode::kPerInstruction;
+  for (auto* o : observers_) observers.add(o);
+  // The simulator's own memory measurement.
+  std::unique_ptr<profile::MemoryWatch> watch;
+  auto watch_options = profile::memory_watch_options(image);
+  if (settings_.memory_watch && watch_options && mode != sim::HookMode::kBlockCountOnly) {
+    watch_options->registers_after_each_instruction = mode == sim::HookMode::kPerInstruction;
     sim::Machine* m = machine->get();
     watch = std::make_unique<profile::MemoryWatch>(
-        *image, *watch_options, [m](unsigned r) { return m->read_core_register(r); });
+        image, *watch_options, [m](unsigned r) { return m->read_core_register(r); });
     watch->set_memory_reader([m](uint32_t address) { return m->read_memory_word(address); });
     observers.add(watch.get());
   }
+  // Primitive share (docs/PROFILER.md): a call tracker over the run when the image's libraries
+  // name groups of functions. Observing never changes the counts.
+  std::unique_ptr<profile::PrimitiveShareRecorder> share;
+  if (settings_.primitive_share && !img.primitive_groups.empty() &&
+      mode != sim::HookMode::kBlockCountOnly) {
+    auto recorder = profile::PrimitiveShareRecorder::create(image, img.primitive_groups);
+    if (!recorder) return tl::unexpected(recorder.error());
+    share = std::move(*recorder);
+    observers.add(share->observer());
+  }
   (*machine)->set_observer(observers.get());
-
-  const elf::Symbol* params = image->find_symbol("fathom_params");
-  if (!params)
-    return util::fail(fmt::format("'{}' has no fathom_params symbol: it was not built with the "
-                                  "fathom harness",
-                                  req.elf.string()));
-  auto bytes = encode_params(req);
-  if (!bytes) return tl::unexpected(bytes.error());
-  if (params->size_bytes != bytes->size())
-    return util::fail(fmt::format("'{}': fathom_params is {} bytes, expected {} (harness and "
-                                  "host disagree; rebuild the image)",
-                                  req.elf.string(), params->size_bytes, bytes->size()));
-  const model::MemoryRegion* flash = req.board->flash();
-  if (!flash || params->address < flash->origin ||
-      uint64_t{params->address} + params->size_bytes > uint64_t{flash->origin} + flash->length_bytes)
-    return util::fail(fmt::format("'{}': fathom_params is at {:#010x}, outside flash; the startup "
-                                  "code would overwrite the run parameters (rebuild the image)",
-                                  req.elf.string(), params->address));
-  if (auto r = (*machine)->write_memory(params->address, *bytes); !r)
+  if (auto r = (*machine)->write_memory(encoded->address, encoded->bytes); !r)
     return tl::unexpected(r.error());
 
-  sim::RunOutcome outcome = (*machine)->run(req.cycle_budget);
+  sim::RunOutcome outcome = (*machine)->run(params.cycle_budget);
 
   std::vector<protocol::CycleProbe> probes;
   probes.reserve(outcome.cycle_counter_reads.size());
@@ -154,6 +157,8 @@ util::Result<TargetRun> SimTarget::run(const RunRequest& req) {
       protocol::decode_stream(outcome.console, std::span<const protocol::CycleProbe>(probes));
 
   TargetRun run;
+  run.measured = {.cycles = true, .instructions = true, .observation = true};
+  run.origin["target"] = "sim";
   run.fault = outcome.fault;
   run.completed = decoded.completed && outcome.exited && !outcome.fault;
   run.errors = std::move(decoded.errors);
@@ -171,7 +176,15 @@ util::Result<TargetRun> SimTarget::run(const RunRequest& req) {
   run.host_seconds = outcome.host_seconds;
   if (watch) {
     const auto executions = watch->executions();
-    for (auto& op : run.operations) add_simulator_memory(*image, *watch_options, executions, op);
+    for (auto& op : run.operations) add_simulator_memory(image, *watch_options, executions, op);
+  }
+  if (share) {
+    const auto shares = share->finish();
+    for (auto& op : run.operations)
+      if (auto it = shares.find(op.operation); it != shares.end()) {
+        op.primitive_share = it->second.share;
+        op.primitive_calls = it->second.calls_per_execution;
+      }
   }
   return run;
 }

@@ -1,28 +1,44 @@
 #pragma once
-// The embedded default target: the in-process simulated Cortex-M (sim::Machine).
+// The embedded default target: the in-process simulated Cortex-M (sim::Machine). It owns
+// everything simulator-specific: the hook mode, the observers (memory watch, the primitive-share
+// call tracker, a caller's profiler), the CYCCNT probes and the memory cross-check.
+#include <vector>
+
+#include "sim/execution_observer.h"
 #include "sim/machine.h"
+#include "target/sim_settings.h"
 #include "target/target.h"
 
 namespace fathom::target {
 
 class SimTarget final : public Target {
  public:
-  // `observer` (optional, not owned) watches the run (sim::Machine::set_observer). With
-  // `memory_watch`, a profile::MemoryWatch watches it too and every operation gets the
-  // simulator's memory figures and their cross-check with the harness's
-  // (OperationResult::sim_peak_stack_bytes...; docs/PROFILER.md). It never changes a count but
-  // costs host time: about +10% over a run that already has an observer, +70% over one that
-  // has none (the machine's observer path).
-  explicit SimTarget(sim::HookMode mode = sim::HookMode::kBlock,
-                     sim::ExecutionObserver* observer = nullptr, bool memory_watch = true)
-      : mode_(mode), observer_(observer), memory_watch_(memory_watch) {}
+  // `observers` (optional, not owned, may contain nullptr) watch every run besides the
+  // target's own (`fathom profile`'s call tracker, `fathom bench`'s).
+  explicit SimTarget(SimSettings settings = {}, std::vector<sim::ExecutionObserver*> observers = {})
+      : settings_(settings), observers_(std::move(observers)) {}
   std::string name() const override { return "sim"; }
-  util::Result<TargetRun> run(const RunRequest& request) override;
+  std::string measurement_key() const override;
+  bool deterministic() const override { return true; }
+  util::Result<TargetRun> run(const ImageToRun& image, const RunParameters& params) override;
+
+  // A bare-metal ELF that is not a fathom image (`fathom profile FILE.elf`): loaded and run to
+  // its exit (semihosting or the console's EXIT register), fault or `cycle_budget`, with
+  // `observer` (not owned) watching. Only the load can fail.
+  struct BareMetalRun {
+    sim::RunOutcome outcome;
+    std::string timing_model;
+  };
+  static util::Result<BareMetalRun> run_bare_metal(const elf::ElfImage& image,
+                                                   const model::Board& board,
+                                                   sim::ExecutionObserver* observer,
+                                                   uint64_t cycle_budget);
+
+  static sim::HookMode hook_mode(SimSettings::Hooks hooks);
 
  private:
-  sim::HookMode mode_;
-  sim::ExecutionObserver* observer_;
-  bool memory_watch_;
+  SimSettings settings_;
+  std::vector<sim::ExecutionObserver*> observers_;
 };
 
 }  // namespace fathom::target

@@ -43,10 +43,11 @@ TEST(JsonWriter, ProvenanceHasEveryField) {
   for (const char* key :
        {"tool_version", "tool_git_revision", "compiler", "cflags", "board", "core", "clock_hz",
         "stack_reserve_bytes", "library", "library_version", "libc", "config_defines",
-        "config_undefines", "source_sha256", "timing_model", "elf_sha256", "runs", "warmup",
+        "config_undefines", "source_sha256", "timing_model", "target", "target_details",
+        "elf_sha256", "runs", "warmup",
         "isolation", "run_order", "reused_from"})
     EXPECT_TRUE(p.contains(key)) << key;
-  EXPECT_EQ(p.size(), 21u);  // a new Provenance field must be added here and in the writer
+  EXPECT_EQ(p.size(), 23u);  // a new Provenance field must be added here and in the writer
   EXPECT_EQ(p["clock_hz"], 128000000);
   EXPECT_EQ(p["libc"], "newlib-nano");
   EXPECT_EQ(p["config_undefines"][0], "MBEDTLS_ECP_NIST_OPTIM");

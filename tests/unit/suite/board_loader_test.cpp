@@ -182,5 +182,70 @@ TEST(BoardLoader, StackAndConsoleAreChecked) {
             std::string::npos);
 }
 
+TEST(BoardLoader, TargetDefaultsToTheSimulator) {
+  auto board = parse_board(board_text(), "b.toml");
+  ASSERT_TRUE(board.has_value()) << board.error().message;
+  EXPECT_EQ(board->target, model::TargetKind::kSim);
+  EXPECT_EQ(board->console, model::ConsoleKind::kSim);
+  EXPECT_FALSE(board->qemu.has_value());
+  EXPECT_FALSE(board->serial.has_value());
+  EXPECT_TRUE(board->verified_on_silicon);
+}
+
+TEST(BoardLoader, ParsesQemuAndSerialSettings) {
+  auto qemu = parse_board(board_text("target = \"qemu\"\nconsole = \"cmsdk-uart\"\n"
+                                     "[qemu]\nmachine = \"mps2-an386\"\ncpu = \"cortex-m4\"\n"),
+                          "b.toml");
+  ASSERT_TRUE(qemu.has_value()) << qemu.error().message;
+  EXPECT_EQ(qemu->target, model::TargetKind::kQemu);
+  EXPECT_EQ(qemu->console, model::ConsoleKind::kCmsdkUart);
+  ASSERT_TRUE(qemu->qemu.has_value());
+  EXPECT_EQ(qemu->qemu->machine, "mps2-an386");
+  EXPECT_EQ(qemu->qemu->cpu, "cortex-m4");
+
+  // A silicon board: its own UART, no console register needed.
+  const std::string serial_text =
+      "name = \"b\"\ncore = \"cortex-m33\"\nclock_hz = 128000000\nstack_bytes = 256\n"
+      "sources = [\"start.c\"]\nlinker_script = \"b.ld\"\ntarget = \"serial\"\n"
+      "console = \"uart\"\nverified_on_silicon = false\n"
+      "[serial]\nport = \"/dev/ttyACM0\"\nbaud = 1000000\n"
+      "flash = [\"nrfjprog\", \"--program\", \"{hex}\"]\nreset = [\"nrfjprog\", \"--reset\"]\n"
+      "probe = \"J-Link OB\"\ntimeout_seconds = 600\nidle_timeout_seconds = 30\n"
+      "[[memory]]\nname = \"flash\"\nkind = \"flash\"\norigin = 0\nlength = 0x1000\n"
+      "[[memory]]\nname = \"ram\"\nkind = \"ram\"\norigin = 0x20000000\nlength = 0x1000\n";
+  auto serial = parse_board(serial_text, "b.toml");
+  ASSERT_TRUE(serial.has_value()) << serial.error().message;
+  EXPECT_EQ(serial->target, model::TargetKind::kSerial);
+  EXPECT_FALSE(serial->simulator_can_run());
+  EXPECT_FALSE(serial->verified_on_silicon);
+  ASSERT_TRUE(serial->serial.has_value());
+  EXPECT_EQ(serial->serial->port, "/dev/ttyACM0");
+  EXPECT_EQ(serial->serial->baud, 1000000u);
+  EXPECT_EQ(serial->serial->flash, (std::vector<std::string>{"nrfjprog", "--program", "{hex}"}));
+  EXPECT_EQ(serial->serial->reset, (std::vector<std::string>{"nrfjprog", "--reset"}));
+  EXPECT_EQ(serial->serial->probe, "J-Link OB");
+  EXPECT_EQ(serial->serial->timeout_seconds, 600u);
+  EXPECT_EQ(serial->serial->idle_timeout_seconds, 30u);
+}
+
+TEST(BoardLoader, TargetSettingsAreChecked) {
+  EXPECT_NE(error_of(board_text("target = \"jtag\"\n")).find("b.toml:8:10: target is 'jtag'"),
+            std::string::npos);
+  EXPECT_NE(error_of(board_text("console = \"usb\"\n")).find("console is 'usb'"),
+            std::string::npos);
+  EXPECT_NE(error_of(board_text("target = \"qemu\"\n")).find("no [qemu] table"),
+            std::string::npos);
+  EXPECT_NE(error_of(board_text("target = \"serial\"\n")).find("no [serial] table"),
+            std::string::npos);
+  EXPECT_NE(error_of(board_text("console = \"uart\"\n")).find("cannot run on the simulator"),
+            std::string::npos);
+  EXPECT_NE(error_of(board_text("target = \"serial\"\nconsole = \"uart\"\n[serial]\nport = \"x\"\n"))
+                .find("[serial] is missing required key 'flash'"),
+            std::string::npos);
+  EXPECT_NE(error_of(board_text("[qemu]\nmachine = \"mps2-an386\"\nmemory = 1\n"))
+                .find("memory"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace fathom::suite

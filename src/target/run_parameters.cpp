@@ -1,0 +1,92 @@
+#include "target/run_parameters.h"
+
+#include <fmt/core.h>
+
+#include <cstring>
+#include <fstream>
+#include <iterator>
+
+namespace fathom::target {
+namespace {
+
+// Layout of the harness's `fathom_params` object (firmware/harness/fathom_harness.c).
+constexpr uint32_t kParamsMagic = 0x50485446u;
+constexpr size_t kOnlyOpsBytes = 512;
+
+}  // namespace
+
+util::Result<EncodedParameters> encode_run_parameters(const elf::ElfImage& image,
+                                                      const model::Board& board,
+                                                      const RunParameters& params,
+                                                      const std::string& display_name) {
+  const elf::Symbol* symbol = image.find_symbol("fathom_params");
+  if (!symbol)
+    return util::fail(fmt::format("'{}' has no fathom_params symbol: it was not built with the "
+                                  "fathom harness",
+                                  display_name));
+  std::string only;
+  for (const auto& op : params.operations) {
+    if (!only.empty()) only += ',';
+    only += op;
+  }
+  if (only.size() >= kOnlyOpsBytes)
+    return util::fail(fmt::format("too many operations selected ({} bytes of names; at most {})",
+                                  only.size(), kOnlyOpsBytes - 1));
+  EncodedParameters out;
+  out.address = symbol->address;
+  out.bytes.assign(12 + kOnlyOpsBytes, 0);
+  auto put32 = [&](size_t at, uint32_t v) {
+    for (int i = 0; i < 4; ++i) out.bytes[at + i] = static_cast<uint8_t>(v >> (8 * i));
+  };
+  put32(0, kParamsMagic);
+  put32(4, params.runs);
+  put32(8, params.warmup);
+  std::memcpy(out.bytes.data() + 12, only.data(), only.size());
+  if (symbol->size_bytes != out.bytes.size())
+    return util::fail(fmt::format("'{}': fathom_params is {} bytes, expected {} (harness and "
+                                  "host disagree; rebuild the image)",
+                                  display_name, symbol->size_bytes, out.bytes.size()));
+  const model::MemoryRegion* flash = board.flash();
+  if (!flash || symbol->address < flash->origin ||
+      uint64_t{symbol->address} + symbol->size_bytes >
+          uint64_t{flash->origin} + flash->length_bytes)
+    return util::fail(fmt::format("'{}': fathom_params is at {:#010x}, outside flash; the startup "
+                                  "code would overwrite the run parameters (rebuild the image)",
+                                  display_name, symbol->address));
+  return out;
+}
+
+util::Result<void> write_patched_elf(const std::filesystem::path& elf_path,
+                                     const elf::ElfImage& image,
+                                     const EncodedParameters& encoded,
+                                     const std::filesystem::path& out_path) {
+  std::ifstream in(elf_path, std::ios::binary);
+  if (!in) return util::fail(fmt::format("cannot read {}", elf_path.string()));
+  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const uint64_t size = encoded.bytes.size();
+  const elf::LoadSegment* holder = nullptr;
+  for (const auto& s : image.segments()) {
+    // The object is initialised data of a segment in the file (its load address is in flash).
+    if (encoded.address >= s.virtual_address &&
+        uint64_t{encoded.address} + size <= uint64_t{s.virtual_address} + s.data.size()) {
+      holder = &s;
+      break;
+    }
+  }
+  if (!holder)
+    return util::fail(fmt::format("{}: no loadable segment holds fathom_params at {:#010x} in the "
+                                  "file; rebuild the image",
+                                  elf_path.string(), encoded.address));
+  const uint64_t offset = holder->file_offset + (encoded.address - holder->virtual_address);
+  if (offset + size > bytes.size())
+    return util::fail(fmt::format("{}: fathom_params lies outside the file ({} bytes); the file "
+                                  "changed since it was loaded",
+                                  elf_path.string(), bytes.size()));
+  std::memcpy(bytes.data() + offset, encoded.bytes.data(), size);
+  std::ofstream out(out_path, std::ios::binary | std::ios::trunc);
+  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  if (!out) return util::fail(fmt::format("cannot write {}", out_path.string()));
+  return {};
+}
+
+}  // namespace fathom::target

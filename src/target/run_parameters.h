@@ -1,0 +1,38 @@
+#pragma once
+// Run parameters reach the firmware the same way on every target: in the image's
+// `fathom_params` object (firmware/harness/fathom_harness.c), a const object in flash that the
+// host fills before the image runs. The simulator writes the bytes into its flash after loading
+// the image; QEMU and serial targets get a copy of the ELF file with the bytes patched in, so
+// QEMU's loader and the board's flash tool see the parameters like any other constant.
+#include <cstdint>
+#include <filesystem>
+#include <vector>
+
+#include "elf/elf_image.h"
+#include "model/board.h"
+#include "target/target.h"
+#include "util/error.h"
+
+namespace fathom::target {
+
+// Where `fathom_params` lives and its encoded bytes for `params`. Errors: no such symbol (not a
+// fathom image), a size that differs from the encoding (harness and host disagree), an object
+// outside the board's flash (the startup code would overwrite it), or more operation names than
+// the object holds.
+struct EncodedParameters {
+  uint32_t address = 0;
+  std::vector<uint8_t> bytes;
+};
+util::Result<EncodedParameters> encode_run_parameters(const elf::ElfImage& image,
+                                                      const model::Board& board,
+                                                      const RunParameters& params,
+                                                      const std::string& display_name);
+
+// Writes a copy of `elf_path` to `out_path` with the parameters patched into the file bytes
+// of the loadable segment that holds `fathom_params` (bounds-checked against the file).
+util::Result<void> write_patched_elf(const std::filesystem::path& elf_path,
+                                     const elf::ElfImage& image,
+                                     const EncodedParameters& encoded,
+                                     const std::filesystem::path& out_path);
+
+}  // namespace fathom::target

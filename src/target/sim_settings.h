@@ -1,0 +1,20 @@
+#pragma once
+// The simulator target's settings, in terms the pipeline and the CLI can name without knowing a
+// simulator type (target/sim_target.h maps them onto sim::Machine and the observers).
+namespace fathom::target {
+
+struct SimSettings {
+  // How the simulator charges instructions: per translation block (measurements), one hook
+  // per instruction (the reference: same counts, slower), or counting only (no timing model;
+  // `fathom bench`).
+  enum class Hooks { kBlock, kPerInstruction, kBlockCountOnly };
+  Hooks hooks = Hooks::kBlock;
+  // Cross-check every operation's memory figures with the simulator's own measurement
+  // (profile::MemoryWatch; OperationResult::sim_peak_stack_bytes, ...). Off for `fathom bench`.
+  bool memory_watch = true;
+  // Measure OperationResult::primitive_share when the image names primitive groups (a call
+  // tracker watches the run: slower on the host, same counts). Off for `fathom bench`.
+  bool primitive_share = true;
+};
+
+}  // namespace fathom::target

@@ -1,0 +1,41 @@
+#pragma once
+// Picks the target that runs a board's images: board.toml `target` ("sim", "qemu", "serial"),
+// unless the command line names another (`--target`). The pipeline reaches every target
+// through this and target/target.h only.
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "model/board.h"
+#include "target/sim_settings.h"
+#include "target/target.h"
+#include "util/error.h"
+
+namespace fathom::target {
+
+// Command-line overrides of a serial board's [serial] settings.
+struct SerialOverrides {
+  std::string port;             // --port
+  std::optional<uint32_t> baud; // --baud
+};
+
+struct TargetSettings {
+  std::optional<model::TargetKind> kind;  // --target; empty = the board's
+  SimSettings sim;
+  SerialOverrides serial;
+  std::string qemu_binary = "qemu-system-arm";  // found on PATH
+  // Scratch space for files a target makes per run (patched ELF, probe log); created on use.
+  std::filesystem::path work_dir;
+};
+
+// The target for `board` under `settings`. Errors: a kind the board cannot run on (a board
+// whose console is its own UART on the simulator, QEMU for a board without [qemu], a serial
+// target without [serial] or port).
+util::Result<std::unique_ptr<Target>> make_target(const model::Board& board,
+                                                  const TargetSettings& settings);
+
+// The kind `settings` selects for `board`.
+model::TargetKind target_kind(const model::Board& board, const TargetSettings& settings);
+
+}  // namespace fathom::target
