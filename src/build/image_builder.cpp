@@ -248,7 +248,8 @@ util::Result<BuiltImage> build_image(const ImageRequest& req, const Toolchain& t
   // library of `with_libraries` with its defaults ---
   std::vector<Archive> archives;
   {
-    auto lib = load_library(req.firmware_dir, cfg.library);
+    auto lib = req.descriptions.empty() ? load_library(req.firmware_dir, cfg.library)
+                                        : util::Result<LibraryDescription>(*req.descriptions[0]);
     if (!lib) return tl::unexpected(lib.error());
     auto a = prepare_archive(std::move(*lib), cfg, req.library_source,
                              req.library_source_identity, cflags, archives, req, tc);
@@ -257,8 +258,11 @@ util::Result<BuiltImage> build_image(const ImageRequest& req, const Toolchain& t
   }
   model::Configuration defaults;
   defaults.libc = cfg.libc;
-  for (const auto& extra : req.with_libraries) {
-    auto lib = load_library(req.firmware_dir, extra.name);
+  for (size_t i = 0; i < req.with_libraries.size(); ++i) {
+    const auto& extra = req.with_libraries[i];
+    auto lib = i + 1 < req.descriptions.size()
+                   ? util::Result<LibraryDescription>(*req.descriptions[i + 1])
+                   : load_library(req.firmware_dir, extra.name);
     if (!lib) return tl::unexpected(lib.error());
     if (!lib->config_macro.empty() && !archives.front().lib.config_macro.empty())
       return util::fail(fmt::format(
@@ -448,6 +452,7 @@ util::Result<BuiltImage> build_image(const ImageRequest& req, const Toolchain& t
   out.compiler = tc.version;
   out.library_version = library_versions;
   out.size = image_size(*elf, board);
+  out.elf_image = std::make_shared<const elf::ElfImage>(std::move(*elf));
   return out;
 }
 

@@ -4,6 +4,7 @@
 // unchanged image is a no-op and a changed flag rebuilds exactly what it affects. The library
 // archive is shared between configurations that differ only in harness options.
 #include <filesystem>
+#include <memory>
 #include <functional>
 #include <string>
 #include <vector>
@@ -20,6 +21,9 @@ namespace fathom::build {
 
 struct ImageRequest {
   const model::Configuration* configuration = nullptr;
+  // The configuration's library, then each of `with_libraries`, as the caller already read
+  // them (pipeline/image_plan.h); empty = read them from firmware/libs here.
+  std::vector<const LibraryDescription*> descriptions;
   const model::Board* board = nullptr;
   std::filesystem::path firmware_dir;      // the repository's firmware/
   std::filesystem::path library_source;    // root of the unpacked library sources
@@ -48,6 +52,8 @@ struct BuiltImage {
   std::string library_version;
   model::ImageSize size;
   std::string elf_sha256;
+  // The ELF as the build checked it, loaded once for everything after the build.
+  std::shared_ptr<const elf::ElfImage> elf_image;
   // True if the build cache already held this image (its manifest matched the content key),
   // so no compiler or ninja ran.
   bool reused = false;

@@ -13,7 +13,7 @@
 #include "pipeline/suite_runner.h"
 #include "profile/call_tracker.h"
 #include "profile/tracker_options.h"
-#include "target/sim_target.h"
+#include "target/sim/sim_target.h"
 #include "suite/suite_loader.h"
 #include "util/error.h"
 #include "util/progress.h"

@@ -21,7 +21,7 @@
 #include "profile/inline_expansion.h"
 #include "profile/symbolize.h"
 #include "profile/tracker_options.h"
-#include "target/sim_target.h"
+#include "target/sim/sim_target.h"
 #include "suite/board_loader.h"
 #include "util/error.h"
 

@@ -10,6 +10,7 @@
 #include "cli/paths.h"
 #include "cli/suite_session.h"
 #include "history/run_store.h"
+#include "model/board.h"
 #include "report/writer.h"
 #include "util/error.h"
 
@@ -26,6 +27,10 @@ struct RunFlags {
   std::string out_dir;
   std::string format = "table";
   std::string sim_hooks = "block";
+  std::string target;       // --target: sim, qemu, serial (default: each board's own)
+  std::string cross_check;  // --cross-check: a second target
+  std::string port;         // --port: a serial board's UART device
+  int64_t baud = -1;        // --baud
   std::string db;          // history database; "" = history::default_history_path()
   bool no_history = false;
   std::string name;        // label of the stored run
@@ -68,6 +73,17 @@ int run(const RunFlags& flags) {
   options.target.sim.hooks = flags.sim_hooks == "per-instruction"
                                  ? target::SimSettings::Hooks::kPerInstruction
                                  : target::SimSettings::Hooks::kBlock;
+  auto kind_of = [](const std::string& name, const char* flag) {
+    auto kind = model::parse_target_kind(name);
+    if (!kind)
+      throw util::FatalError(
+          fmt::format("{} '{}' is not a target; use sim, qemu or serial", flag, name), kExitUsage);
+    return *kind;
+  };
+  if (!flags.target.empty()) options.target.kind = kind_of(flags.target, "--target");
+  if (!flags.cross_check.empty()) options.cross_check = kind_of(flags.cross_check, "--cross-check");
+  options.target.serial.port = flags.port;
+  if (flags.baud > 0) options.target.serial.baud = static_cast<uint32_t>(flags.baud);
   if (flags.runs >= 0) options.runs = static_cast<uint32_t>(flags.runs);
   if (flags.warmup >= 0) options.warmup = static_cast<uint32_t>(flags.warmup);
   options.jobs = static_cast<unsigned>(flags.jobs);
@@ -130,6 +146,19 @@ void register_run_command(CLI::App& app, CommandState& state) {
                   "How the simulator observes execution: block (default) or per-instruction "
                   "(the slower reference; same counts)")
       ->check(CLI::IsMember({"block", "per-instruction"}));
+  cmd->add_option("--target", flags->target,
+                  "Run on this target instead of each board's own (board.toml `target`): sim, "
+                  "qemu or serial")
+      ->check(CLI::IsMember({"sim", "qemu", "serial"}));
+  cmd->add_option("--cross-check", flags->cross_check,
+                  "Also run every image on this target and compare instruction counts per run "
+                  "and KAT verdicts (e.g. --board qemu-mps2-an386 --cross-check sim); a "
+                  "difference fails the run")
+      ->check(CLI::IsMember({"sim", "qemu"}));
+  cmd->add_option("--port", flags->port,
+                  "Serial target: the board's UART device (overrides board.toml [serial] port)");
+  cmd->add_option("--baud", flags->baud, "Serial target: the UART baud rate")
+      ->check(CLI::Range(300, 20000000));
   cmd->add_option("--format", flags->format,
                   "Output format: table, json, csv, markdown, gbench, pqm4-md (benchmark "
                   "tables in pqm4's layout)")

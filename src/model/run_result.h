@@ -126,6 +126,15 @@ struct ImageSize {
   uint64_t ram_bytes = 0;    // data + bss (without the stack and heap reserve)
 };
 
+// The same image run on a second target (`fathom run --cross-check sim`): two independent
+// emulators of one ISA (QEMU and the simulator) must retire the same instructions per timed run
+// of every operation, and agree on every KAT. Any difference is a finding: the run fails.
+struct CrossCheck {
+  std::string target;                    // the second target ("sim")
+  size_t operations_compared = 0;        // operations measured by both
+  std::vector<std::string> differences;  // one line each; empty = they agree
+};
+
 // One configuration on one board: one firmware image.
 struct ImageResult {
   std::string configuration;
@@ -142,6 +151,7 @@ struct ImageResult {
   double host_seconds = 0;
   std::vector<OperationResult> operations;
   std::vector<std::string> console_log;  // non-record lines the firmware printed
+  std::optional<CrossCheck> cross_check;
 };
 
 struct RunResult {
@@ -154,7 +164,7 @@ struct RunResult {
   std::vector<WorkflowVerdict> workflow_verdicts;  // the cheapest variant per configuration
 
   // True if every image completed, every KAT passed, no operation's memory measurements
-  // disagree and every fairness check passed.
+  // disagree, no cross-check found a difference and every fairness check passed.
   bool all_passed() const;
 };
 

@@ -72,8 +72,7 @@ unsigned ninja_jobs_per_image(unsigned image_jobs) {
   return std::max(1u, cpus / image_jobs);
 }
 
-util::Result<build::BuiltImage> build_suite_image(const model::Configuration& cfg,
-                                                  const model::Board& board,
+util::Result<build::BuiltImage> build_suite_image(const ImagePlan& plan,
                                                   const LibrarySources& sources,
                                                   const RunOptions& options,
                                                   const build::Toolchain& toolchain,
@@ -84,6 +83,8 @@ util::Result<build::BuiltImage> build_suite_image(const model::Configuration& cf
       return util::fail(fmt::format("the sources of library '{}' were not fetched", name));
     return it->second;
   };
+  const model::Configuration& cfg = *plan.configuration;
+  const model::Board& board = plan.board;
   auto source = source_of(cfg.library);
   if (!source) return tl::unexpected(source.error());
   build::ImageRequest req;
@@ -94,6 +95,7 @@ util::Result<build::BuiltImage> build_suite_image(const model::Configuration& cf
   }
   req.configuration = &cfg;
   req.board = &board;
+  for (const auto& lib : plan.libraries) req.descriptions.push_back(&lib);
   req.firmware_dir = options.firmware_dir;
   req.library_source = source->root;
   req.library_source_identity = source->identity;
@@ -120,9 +122,12 @@ util::Result<std::vector<SuiteImage>> build_suite_images(const model::Suite& sui
     image.configuration = cfg.name;
     image.board = matrix[i].board;
     auto built = [&]() -> util::Result<build::BuiltImage> {
-      auto board = suite::load_board(options.firmware_dir / "boards", image.board);
-      if (!board) return tl::unexpected(board.error());
-      return build_suite_image(cfg, *board, sources, options, *toolchain, progress);
+      PlanInputs inputs;
+      inputs.firmware_dir = options.firmware_dir;
+      inputs.compiler = toolchain->version;
+      auto plan = plan_image(cfg, image.board, inputs);
+      if (!plan) return tl::unexpected(plan.error());
+      return build_suite_image(*plan, sources, options, *toolchain, progress);
     }();
     if (built)
       image.built = std::move(*built);

@@ -12,6 +12,7 @@
 #include "build/toolchain.h"
 #include "model/board.h"
 #include "model/suite.h"
+#include "pipeline/image_plan.h"
 #include "pipeline/suite_runner.h"
 #include "util/error.h"
 #include "util/progress.h"
@@ -50,10 +51,10 @@ std::map<std::string, util::Result<LibrarySource>> fetch_library_sources(
 // stays about the CPU count.
 unsigned ninja_jobs_per_image(unsigned image_jobs);
 
-// Builds (or reuses from the build cache) the image of `configuration` for `board` from
-// `source` into `options.build_root`. Status lines go to `progress`.
-util::Result<build::BuiltImage> build_suite_image(const model::Configuration& configuration,
-                                                  const model::Board& board,
+// Builds (or reuses from the build cache) the image of `plan` (its configuration on its board,
+// with the libraries it read) from `sources` into `options.build_root`. Status lines go to
+// `progress`.
+util::Result<build::BuiltImage> build_suite_image(const ImagePlan& plan,
                                                   const LibrarySources& sources,
                                                   const RunOptions& options,
                                                   const build::Toolchain& toolchain,

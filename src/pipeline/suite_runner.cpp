@@ -16,6 +16,8 @@
 #include "build/image_builder.h"
 #include "build/library_description.h"
 #include "build/toolchain.h"
+#include "pipeline/cross_check.h"
+#include "pipeline/image_plan.h"
 #include "pipeline/result_cache.h"
 #include "pipeline/suite_builder.h"
 #include "elf/elf_image.h"
@@ -101,6 +103,13 @@ util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOpt
   }
 
   const std::vector<std::string> analysis_operations = suite::operations_named_by_analyses(suite);
+  PlanInputs plan_inputs;
+  plan_inputs.firmware_dir = options.firmware_dir;
+  plan_inputs.compiler = toolchain->version;
+  plan_inputs.lock = &*lock;
+  plan_inputs.runs = runs;
+  plan_inputs.warmup = warmup;
+  plan_inputs.operations = operations;
   const std::vector<MatrixEntry> matrix = suite_matrix(suite, options);
   const auto library_sources = fetch_library_sources(matrix, options, progress);
   std::vector<model::ImageResult> images(matrix.size());
@@ -116,16 +125,6 @@ util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOpt
     model::ImageResult& image = images[index];
     image.configuration = cfg.name;
     image.board = board_name;
-    model::Provenance& prov = image.provenance;
-    prov.tool_version = util::kToolVersion;
-    prov.tool_git_revision = util::kToolGitRevision;
-    prov.compiler = toolchain->version;
-    prov.board = board_name;
-    prov.library = cfg.library;
-    prov.config_defines = cfg.defines;
-    prov.config_undefines = cfg.undefines;
-    prov.runs = runs;
-    prov.warmup = warmup;
     auto status = [&](const std::string& what) {
       progress.update(fmt::format("[{}/{}] {} on {}: {}", finished.load(), matrix.size(),
                                   cfg.name, board_name, what));
@@ -134,46 +133,29 @@ util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOpt
     // Everything below may fail for this image only; the message becomes its result.
     auto run_image = [&]() -> util::Result<void> {
       if (stop) return util::fail("not run: the run stopped at a usage error");
-      auto board = suite::load_board(options.firmware_dir / "boards", board_name);
-      if (!board) return tl::unexpected(board.error());
-      prov.core = board->core;
-      prov.clock_hz = board->clock_hz;
-      prov.stack_reserve_bytes = board->stack_bytes;
-      auto lib = build::load_library(options.firmware_dir, cfg.library);
-      if (!lib) return tl::unexpected(lib.error());
-      prov.library_version = lib->version;
-      prov.libc = cfg.libc;
-      if (const auto* entry = lock->find(lib->source)) prov.source_sha256[entry->name] = entry->sha256;
-      // Libraries linked in with their defaults: their gate operations, primitive groups and
-      // sources count for the image too.
-      for (const auto& name : cfg.with_libraries) {
-        auto extra = build::load_library(options.firmware_dir, name);
-        if (!extra) return tl::unexpected(extra.error());
-        prov.library += "+" + extra->name;
-        prov.library_version += "+" + extra->version;
-        if (const auto* entry = lock->find(extra->source))
-          prov.source_sha256[entry->name] = entry->sha256;
-        for (const auto& g : extra->gate_operations)
-          if (!contains(lib->gate_operations, g)) lib->gate_operations.push_back(g);
-        for (const auto& [group, patterns] : extra->primitive_groups) {
-          auto& into = lib->primitive_groups[group];
-          into.insert(into.end(), patterns.begin(), patterns.end());
-        }
+      // The plan stage: board, libraries, operations and provenance, read once.
+      auto planned = plan_image(cfg, board_name, plan_inputs);
+      if (!planned) {
+        image.provenance = base_provenance(cfg, board_name, plan_inputs);
+        return tl::unexpected(planned.error());
       }
+      const ImagePlan& plan = *planned;
+      image.provenance = plan.provenance;
+      model::Provenance& prov = image.provenance;
+      const model::Board* board = &plan.board;
+      const build::LibraryDescription* lib = &plan.gate;
 
-      auto built = build_suite_image(cfg, *board, library_sources, options, *toolchain, progress);
+      auto built = build_suite_image(plan, library_sources, options, *toolchain, progress);
       if (!built) return tl::unexpected(built.error());
       build_reused[index] = built->reused;
       prov.cflags = built->cflags;
       image.size = built->size;
       prov.elf_sha256 = built->elf_sha256;
 
-      auto elf = elf::ElfImage::load(built->elf);
-      if (!elf) return tl::unexpected(elf.error());
+      const elf::ElfImage* elf = built->elf_image.get();
       auto offered = elf::harness_operations(*elf);
       if (!offered) return tl::unexpected(offered.error());
-      // The library's gate operations always run (pipeline/library_gate.h).
-      std::vector<std::string> image_operations = with_gate_operations(operations, *lib);
+      std::vector<std::string> image_operations = plan.operations;
       // With an operation list, the operations the suite's fairness control and workflows
       // name run too, in the images that offer them.
       if (!image_operations.empty())
@@ -196,7 +178,7 @@ util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOpt
       // The result cache (pipeline/result_cache.h): same image, board, parameters, target
       // settings and fathom executable give the same results on a deterministic target.
       std::string result_key;
-      if (cache && (*target)->deterministic()) {
+      if (cache && (*target)->deterministic() && !options.cross_check) {
         auto board_text = board_description(*board);
         if (board_text) {
           ResultKeyInputs key;
@@ -232,8 +214,8 @@ util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOpt
       status(fmt::format("running on {}", (*target)->name()));
       target::ImageToRun to_run;
       to_run.elf_path = built->elf;
-      to_run.elf = &*elf;
-      to_run.board = &*board;
+      to_run.elf = elf;
+      to_run.board = board;
       to_run.primitive_groups = lib->primitive_groups;
       target::RunParameters params;
       params.runs = runs;
@@ -262,6 +244,22 @@ util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOpt
           op.primitive_share.clear();
           op.primitive_calls.clear();
         }
+      // The same image on a second target, compared run by run (pipeline/cross_check.h).
+      if (options.cross_check && *options.cross_check != target::target_kind(*board, options.target)) {
+        target::TargetSettings second = options.target;
+        second.kind = *options.cross_check;
+        auto other = target::make_target(*board, second);
+        if (!other) return tl::unexpected(other.error());
+        status(fmt::format("cross-checking on {}", (*other)->name()));
+        auto again = (*other)->run(to_run, params);
+        if (!again) return tl::unexpected(again.error());
+        image.cross_check =
+            cross_check(image.operations, (*target)->name(), again->operations, (*other)->name());
+        if (!again->completed)
+          image.cross_check->differences.push_back(fmt::format(
+              "the image did not complete on {}{}", (*other)->name(),
+              again->errors.empty() ? "" : ": " + fmt::format("{}", fmt::join(again->errors, "; "))));
+      }
       // The fault is reported from image.fault; protocol problems go into image.error.
       if (!ran->errors.empty()) image.error = fmt::format("{}", fmt::join(ran->errors, "; "));
       // Only a clean measurement is kept (ResultCache::store drops failed ones).

@@ -36,6 +36,10 @@ struct RunOptions {
   std::function<util::Result<std::unique_ptr<target::Target>>(
       const model::Board& board, const elf::ElfImage& elf, const std::filesystem::path& elf_path)>
       target_for_image;
+  // Also run every image on this target and compare the instruction counts per timed run and
+  // the KAT verdicts (model::CrossCheck; `fathom run --cross-check sim`). Ignored for an image
+  // whose own target is this one.
+  std::optional<model::TargetKind> cross_check;
   // Images built and run at once by a worker pool (each image: build, then simulate); 0 = the
   // online CPUs, 1 = one after another. The results do not depend on it.
   unsigned jobs = 1;

@@ -1,6 +1,6 @@
 #pragma once
 // The simulator target's settings, in terms the pipeline and the CLI can name without knowing a
-// simulator type (target/sim_target.h maps them onto sim::Machine and the observers).
+// simulator type (target/sim/sim_target.h maps them onto sim::Machine and the observers).
 namespace fathom::target {
 
 struct SimSettings {

@@ -1,6 +1,6 @@
 #pragma once
 // A Target runs one firmware image and reports what happened: the in-process simulator
-// (target/sim_target.h), a QEMU machine (target/qemu_target.h) or a real board flashed by a
+// (target/sim/sim_target.h), a QEMU machine (target/qemu_target.h) or a real board flashed by a
 // command and read over a UART (target/serial_target.h). Every implementation yields the same
 // facts (the decoded records); what each can measure beyond them is in TargetRun::measured.
 // target/target_factory.h picks the implementation from the board description.

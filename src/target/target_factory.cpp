@@ -2,7 +2,7 @@
 
 #include <fmt/core.h>
 
-#include "target/sim_target.h"
+#include "target/sim/sim_target.h"
 
 namespace fathom::target {
 

@@ -1,4 +1,4 @@
-#include "target/sim_target.h"
+#include "target/sim/sim_target.h"
 
 #include <fmt/core.h>
 
