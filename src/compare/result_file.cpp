@@ -191,6 +191,14 @@ model::ImageResult image(const Node& node) {
       Node::unwrap(history::provenance_from_value(provenance.json(), provenance.path()));
   for (const Node& op : node.at("operations").items()) img.operations.push_back(operation(op));
   for (const Node& line : node.at("console_log").items()) img.console_log.push_back(line.text());
+  // Absent in files made before cross-checks, null when none was asked for.
+  if (auto check = node.find("cross_check"); check && !check->is_null()) {
+    model::CrossCheck c;
+    c.target = check->at("target").text();
+    c.operations_compared = check->at("operations_compared").unsigned_integer();
+    for (const Node& line : check->at("differences").items()) c.differences.push_back(line.text());
+    img.cross_check = std::move(c);
+  }
   return img;
 }
 

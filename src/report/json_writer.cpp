@@ -143,6 +143,13 @@ Json image(const model::ImageResult& img, const FastestMarks& marks) {
   for (const auto& op : img.operations) operations.push_back(operation(op, marks));
   out["operations"] = std::move(operations);
   out["console_log"] = img.console_log;
+  // The same image on a second target (fathom run --cross-check); null when not asked for.
+  if (img.cross_check)
+    out["cross_check"] = Json{{"target", img.cross_check->target},
+                              {"operations_compared", img.cross_check->operations_compared},
+                              {"differences", img.cross_check->differences}};
+  else
+    out["cross_check"] = nullptr;
   return out;
 }
 

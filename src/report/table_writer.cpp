@@ -1,5 +1,7 @@
 #include "report/table_writer.h"
 
+#include <fmt/core.h>
+
 #include <algorithm>
 #include <sstream>
 
@@ -66,6 +68,21 @@ void TableWriter::write(const model::RunResult& run, std::ostream& out) const {
     for (const auto& row : grid.rows) write_line(out, row, widths, grid.right_aligned);
     if (!grid.footnotes.empty()) out << '\n';
     for (const auto& note : grid.footnotes) out << note << '\n';
+  }
+  // The cross-check of two targets (fathom run --cross-check).
+  for (const auto& img : run.images) {
+    if (!img.cross_check) continue;
+    const auto& c = *img.cross_check;
+    out << '\n'
+        << fmt::format("cross-check of {} on {} ({}) against {}: {} operation{} compared, {}",
+                       img.configuration, img.board, img.provenance.target, c.target,
+                       c.operations_compared, c.operations_compared == 1 ? "" : "s",
+                       c.differences.empty() ? "instruction counts and KATs equal"
+                                             : fmt::format("{} difference{}",
+                                                           c.differences.size(),
+                                                           c.differences.size() == 1 ? "" : "s"))
+        << '\n';
+    for (const auto& d : c.differences) out << "  " << d << '\n';
   }
   // Right under the table: the figures of such a run are not what the part would do.
   if (const auto overruns = stack_overruns(run); !overruns.empty()) {

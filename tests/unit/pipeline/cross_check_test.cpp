@@ -1,0 +1,59 @@
+#include "pipeline/cross_check.h"
+
+#include <gtest/gtest.h>
+
+namespace fathom::pipeline {
+namespace {
+
+model::OperationResult op(const std::string& name, std::vector<uint64_t> instructions,
+                          model::KatStatus kat = model::KatStatus::kPassed) {
+  model::OperationResult r;
+  r.operation = name;
+  r.kat = kat;
+  r.instruction_samples = std::move(instructions);
+  return r;
+}
+
+TEST(CrossCheck, EqualCountsAgree) {
+  const auto c = cross_check({op("a", {10, 10}), op("b", {7})}, "qemu",
+                             {op("a", {10, 10}), op("b", {7})}, "sim");
+  EXPECT_EQ(c.target, "sim");
+  EXPECT_EQ(c.operations_compared, 2u);
+  EXPECT_TRUE(c.differences.empty());
+}
+
+TEST(CrossCheck, ADifferentRunIsNamedWithBothFigures) {
+  const auto c = cross_check({op("a", {10, 12})}, "qemu", {op("a", {10, 11})}, "sim");
+  ASSERT_EQ(c.differences.size(), 1u);
+  EXPECT_EQ(c.differences[0], "a: run 1: 12 instructions on qemu, 11 on sim (-1)");
+}
+
+TEST(CrossCheck, KatVerdictsAndMissingOperationsAreDifferences) {
+  const auto c = cross_check({op("a", {1}), op("b", {}, model::KatStatus::kFailed)}, "qemu",
+                             {op("b", {}, model::KatStatus::kPassed), op("c", {1})}, "sim");
+  ASSERT_EQ(c.differences.size(), 3u);
+  EXPECT_EQ(c.differences[0], "a: ran on qemu but not on sim");
+  EXPECT_EQ(c.differences[1], "b: KAT fail on qemu, pass on sim");
+  EXPECT_EQ(c.differences[2], "c: ran on sim but not on qemu");
+  EXPECT_EQ(c.operations_compared, 0u);
+}
+
+TEST(CrossCheck, ADifferentNumberOfRunsIsADifference) {
+  const auto c = cross_check({op("a", {5, 5})}, "qemu", {op("a", {5})}, "sim");
+  ASSERT_EQ(c.differences.size(), 1u);
+  EXPECT_EQ(c.differences[0], "a: 2 timed runs on qemu, 1 on sim");
+}
+
+TEST(CrossCheck, AFailedCrossCheckFailsTheRun) {
+  model::RunResult run;
+  model::ImageResult image;
+  image.completed = true;
+  image.cross_check = model::CrossCheck{"sim", 1, {"a: differs"}};
+  run.images.push_back(image);
+  EXPECT_FALSE(run.all_passed());
+  run.images[0].cross_check->differences.clear();
+  EXPECT_TRUE(run.all_passed());
+}
+
+}  // namespace
+}  // namespace fathom::pipeline
