@@ -4,13 +4,10 @@
 // run.
 //
 // A results file is untrusted input (it may be hand-edited, truncated or something else
-// entirely): every value is type-checked, and any problem is one error message that starts with
-// the file's name and the JSON path of the offending value, e.g.
+// entirely): it is read by the results model's checked reader (model/run_result_json.h, which
+// says which keys are required), and any problem is one error message that starts with the
+// file's name and the JSON path of the offending value, e.g.
 //   "a.json: images[0].operations[2].statistics.cycles.median: expected a finite number".
-// Every key that the first schema-1 writer wrote is required; keys added since within the
-// version (the simulator's memory figures, primitive_share) are optional, and unknown keys are
-// ignored. The shapes shared with the history database (provenance, fault, KAT vectors,
-// samples, simulator memory, primitive share) are decoded by history/record_json.h.
 #include <filesystem>
 #include <string>
 #include <string_view>

@@ -12,8 +12,8 @@
 #include <fstream>
 #include <thread>
 
-#include "history/record_json.h"
 #include "history/sqlite_database.h"
+#include "model/run_result_json.h"
 #include "model/statistics.h"
 #include "util/subprocess.h"
 #include "util/version.h"
@@ -35,7 +35,8 @@ CREATE TABLE runs(
   git_revision TEXT,
   git_dirty INTEGER NOT NULL DEFAULT 0,
   tool_version TEXT NOT NULL,
-  tool_git_revision TEXT NOT NULL);
+  tool_git_revision TEXT NOT NULL,
+  result_json TEXT);
 CREATE INDEX runs_by_name ON runs(name);
 CREATE TABLE images(
   id INTEGER PRIMARY KEY,
@@ -107,23 +108,27 @@ util::Result<void> check_sqlite_header(const fs::path& db) {
   return {};
 }
 
-const char* kat_status_text(model::KatStatus kat) {
-  switch (kat) {
-    case model::KatStatus::kPassed:
-      return "passed";
-    case model::KatStatus::kFailed:
-      return "failed";
-    case model::KatStatus::kNotRun:
-      break;
-  }
-  return "not-run";
+// A part of a run that a column holds as JSON text (runs stored before the whole run was
+// kept), read by the results model's reader `read`; errors name the column ("stored fault").
+template <typename Read>
+auto from_column(const std::string& text, const char* what, Read read)
+    -> decltype(read(std::declval<const model::ResultJson&>(), std::string_view())) {
+  const auto json = model::ResultJson::parse(text, nullptr, false);
+  if (json.is_discarded()) return util::fail(fmt::format("stored {} is not valid JSON", what));
+  return read(json, fmt::format("stored {}", what));
 }
 
-model::KatStatus kat_status_from(const std::string& text) {
-  if (text == "passed") return model::KatStatus::kPassed;
-  if (text == "failed") return model::KatStatus::kFailed;
-  return model::KatStatus::kNotRun;
-}
+// Nullable columns added after schema 1 shipped, which older readers ignore (no new schema
+// version): table, column, what it holds (for the error message).
+struct AddedColumn {
+  const char* table;
+  const char* column;
+  const char* what;
+};
+constexpr AddedColumn kAddedColumns[] = {
+    {"operations", "primitive_share_json", "the primitive share"},
+    {"runs", "result_json", "the whole run's results"},
+};
 
 std::optional<int64_t> as_int(const std::optional<uint64_t>& value) {
   if (!value) return std::nullopt;
@@ -313,16 +318,16 @@ util::Result<RunStore> RunStore::open(const fs::path& db_path) {
                                  version, kSchemaVersion)));
       if (schema < 1)
         return tl::unexpected(refuse(db_path, "has no valid schema version: it is damaged"));
-      // Added after schema 1 shipped, as a nullable column that older readers ignore.
-      auto has_share = db->query_int(
-          "SELECT count(*) FROM pragma_table_info('operations') "
-          "WHERE name = 'primitive_share_json'");
-      if (has_share && has_share->value_or(0) == 0) {
-        if (auto added = db->exec("ALTER TABLE operations ADD COLUMN primitive_share_json TEXT");
-            !added)
-          return util::fail(fmt::format("cannot add the primitive share to history database "
-                                        "'{}': {}",
-                                        db_path.string(), added.error().message));
+      for (const auto& added : kAddedColumns) {
+        auto has = db->query_int(fmt::format(
+            "SELECT count(*) FROM pragma_table_info('{}') WHERE name = '{}'", added.table,
+            added.column));
+        if (!has || has->value_or(0) != 0) continue;
+        if (auto done = db->exec(
+                fmt::format("ALTER TABLE {} ADD COLUMN {} TEXT", added.table, added.column));
+            !done)
+          return util::fail(fmt::format("cannot add {} to history database '{}': {}", added.what,
+                                        db_path.string(), done.error().message));
       }
     } else if (app != 0) {
       return tl::unexpected(refuse(
@@ -372,7 +377,7 @@ util::Result<int64_t> RunStore::store(const model::RunResult& run, const RunCont
 
   auto insert_run = db.prepare(
       "INSERT INTO runs(created_utc, suite, name, git_revision, git_dirty, tool_version, "
-      "tool_git_revision) VALUES (?, ?, ?, ?, ?, ?, ?)");
+      "tool_git_revision, result_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
   auto insert_image = db.prepare(
       "INSERT INTO images(run_id, position, configuration, board, completed, error, fault_json, "
       "provenance_json, flash_bytes, ram_bytes, total_cycles, total_instructions) "
@@ -395,7 +400,8 @@ util::Result<int64_t> RunStore::store(const model::RunResult& run, const RunCont
   insert_run->bind_optional(4, context.git_revision)
       .bind(5, int64_t{context.git_dirty})
       .bind(6, std::string_view(util::kToolVersion))
-      .bind(7, std::string_view(util::kToolGitRevision));
+      .bind(7, std::string_view(util::kToolGitRevision))
+      .bind(8, model::dump_json(model::to_json(run)));
   if (auto done = insert_run->run(); !done)
     return tl::unexpected(impl_->sqlite_error("storing a run", done.error()));
   const int64_t run_id = db.last_insert_rowid();
@@ -411,10 +417,10 @@ util::Result<int64_t> RunStore::store(const model::RunResult& run, const RunCont
         .bind(5, int64_t{img.completed})
         .bind(6, img.error);
     if (img.fault)
-      s.bind(7, fault_to_json(*img.fault));
+      s.bind(7, model::dump_json(model::to_json(*img.fault)));
     else
       s.bind_null(7);
-    s.bind(8, provenance_to_json(img.provenance));
+    s.bind(8, model::dump_json(model::to_json(img.provenance)));
     if (img.size) {
       s.bind(9, static_cast<int64_t>(img.size->flash_bytes))
           .bind(10, static_cast<int64_t>(img.size->ram_bytes));
@@ -429,11 +435,12 @@ util::Result<int64_t> RunStore::store(const model::RunResult& run, const RunCont
 
     for (size_t j = 0; j < img.operations.size(); ++j) {
       const auto& op = img.operations[j];
-      // Measured figures only where the KAT passed in this image (report/writer.h).
+      // The JSON columns hold the parts of the run's JSON, which has no measured figures of an
+      // operation whose KAT did not pass (report/writer.h); nor do the query columns.
+      const model::ResultJson op_json = model::to_json(op);
       const bool measured = op.kat == model::KatStatus::kPassed;
       const auto no_samples = std::vector<uint64_t>();
       const auto& cycle_samples = measured ? op.cycle_samples : no_samples;
-      const auto& instruction_samples = measured ? op.instruction_samples : no_samples;
       const model::Statistics* cycles = measured && op.cycles ? &*op.cycles : nullptr;
       const model::Statistics* instructions =
           measured && op.instructions ? &*op.instructions : nullptr;
@@ -442,8 +449,8 @@ util::Result<int64_t> RunStore::store(const model::RunResult& run, const RunCont
       o.bind(1, image_id)
           .bind(2, static_cast<int64_t>(j))
           .bind(3, op.operation)
-          .bind(4, std::string_view(kat_status_text(op.kat)))
-          .bind(5, kat_vectors_to_json(op.kat_vectors))
+          .bind(4, model::to_string(op.kat))
+          .bind(5, model::dump_json(op_json["kat"]["vectors"]))
           .bind(6, op.error)
           .bind(7, static_cast<int64_t>(cycle_samples.size()));
       if (cycles) {
@@ -463,10 +470,9 @@ util::Result<int64_t> RunStore::store(const model::RunResult& run, const RunCont
       o.bind_optional(15, measured ? as_int(op.peak_stack_bytes) : std::nullopt)
           .bind_optional(16, measured ? as_int(op.heap_peak_bytes) : std::nullopt)
           .bind_optional(17, measured ? as_int(op.allocations) : std::nullopt)
-          .bind(18, samples_to_json(cycle_samples))
-          .bind(19, samples_to_json(instruction_samples))
-          .bind(20, primitive_share_to_json(measured ? op.primitive_share
-                                                     : std::map<std::string, double>()));
+          .bind(18, model::dump_json(op_json["samples"]["cycles"]))
+          .bind(19, model::dump_json(op_json["samples"]["instructions"]))
+          .bind(20, model::dump_json(op_json["primitive_share"]));
       if (auto done = o.run(); !done)
         return tl::unexpected(impl_->sqlite_error("storing an operation", done.error()));
     }
@@ -490,7 +496,7 @@ util::Result<model::RunResult> RunStore::load(int64_t id) {
   const auto failed = [&](const util::Error& e) {
     return tl::unexpected(impl_->error(fmt::format("run {}: {}", id, e.message)));
   };
-  auto run_row = db.prepare("SELECT suite FROM runs WHERE id = ?");
+  auto run_row = db.prepare("SELECT suite, result_json FROM runs WHERE id = ?");
   if (!run_row) return failed(run_row.error());
   run_row->bind(1, id);
   auto found = run_row->step();
@@ -498,6 +504,17 @@ util::Result<model::RunResult> RunStore::load(int64_t id) {
   if (!*found)
     return tl::unexpected(
         impl_->error(fmt::format("no run {}; see `fathom history` for the stored runs", id)));
+  if (!run_row->is_null(1)) {
+    // The whole run, as stored since the database kept it (every field of the model).
+    const auto json = model::ResultJson::parse(run_row->column_text(1), nullptr, false);
+    if (json.is_discarded()) return failed(util::Error{"stored results are not valid JSON"});
+    auto run = model::run_result_from_json(json);
+    if (!run) return failed(util::Error{"stored results: " + run.error().message});
+    return run;
+  }
+  // A run stored before the database kept the whole run: rebuilt from the columns (without
+  // the console log, the derived analyses and the operation fields added since; statistics
+  // recomputed from the samples).
   model::RunResult run;
   run.suite = run_row->column_text(0);
 
@@ -524,11 +541,12 @@ util::Result<model::RunResult> RunStore::load(int64_t id) {
     img.completed = images->column_int(3) != 0;
     img.error = images->column_text(4);
     if (!images->is_null(5)) {
-      auto fault = fault_from_json(images->column_text(5));
+      auto fault = from_column(images->column_text(5), "fault", model::fault_from_json);
       if (!fault) return failed(fault.error());
       img.fault = std::move(*fault);
     }
-    auto provenance = provenance_from_json(images->column_text(6));
+    auto provenance =
+        from_column(images->column_text(6), "provenance", model::provenance_from_json);
     if (!provenance) return failed(provenance.error());
     img.provenance = std::move(*provenance);
     if (!images->is_null(7))
@@ -545,13 +563,17 @@ util::Result<model::RunResult> RunStore::load(int64_t id) {
       if (!*op_row) break;
       model::OperationResult op;
       op.operation = ops->column_text(0);
-      op.kat = kat_status_from(ops->column_text(1));
-      auto vectors = kat_vectors_from_json(ops->column_text(2));
+      const auto kat = model::parse_kat_status(ops->column_text(1));
+      if (!kat)
+        return failed(util::Error{
+            fmt::format("stored KAT status '{}' is unknown", ops->column_text(1))});
+      op.kat = *kat;
+      auto vectors = from_column(ops->column_text(2), "KAT vectors", model::kat_vectors_from_json);
       if (!vectors) return failed(vectors.error());
       op.kat_vectors = std::move(*vectors);
       op.error = ops->column_text(3);
-      auto cycles = samples_from_json(ops->column_text(4));
-      auto instructions = samples_from_json(ops->column_text(5));
+      auto cycles = from_column(ops->column_text(4), "samples", model::samples_from_json);
+      auto instructions = from_column(ops->column_text(5), "samples", model::samples_from_json);
       if (!cycles) return failed(cycles.error());
       if (!instructions) return failed(instructions.error());
       op.cycle_samples = std::move(*cycles);
@@ -560,7 +582,8 @@ util::Result<model::RunResult> RunStore::load(int64_t id) {
       op.heap_peak_bytes = as_uint(ops->column_optional_int(7));
       op.allocations = as_uint(ops->column_optional_int(8));
       if (!ops->is_null(16)) {
-        auto share = primitive_share_from_json(ops->column_text(16));
+        auto share = from_column(ops->column_text(16), "primitive share",
+                                 model::primitive_share_from_json);
         if (!share) return failed(share.error());
         op.primitive_share = std::move(*share);
       }

@@ -27,6 +27,8 @@ namespace fathom::history {
 // `PRAGMA application_id` of a fathom history database ("FTHM").
 inline constexpr int32_t kApplicationId = 0x4654484D;
 // Version of the tables below; a database with a newer version is refused, not rewritten.
+// Nullable columns added since (operations.primitive_share_json, runs.result_json) are added
+// on open without a new version: a fathom that does not know them ignores them.
 inline constexpr int kSchemaVersion = 1;
 
 // The history database: $FATHOM_HISTORY_DB if set, else <cache dir>/history.sqlite
@@ -106,13 +108,18 @@ class RunStore {
   const std::filesystem::path& path() const;
 
   // Stores `run` in one transaction and returns its new run id (ids start at 1 and grow).
-  // Measured figures of an operation whose KAT did not pass are not stored (the rule of
-  // report/writer.h); its KAT status, vectors and error are. Console logs are not stored.
+  // The whole run is kept as the results model's JSON (model/run_result_json.h: every field
+  // but the host time, console logs and the derived analyses included), and each operation's
+  // figures also in columns that `history` queries. Measured figures of an operation whose KAT
+  // did not pass are not stored (the rule of report/writer.h); its KAT status, vectors and
+  // error are.
   util::Result<int64_t> store(const model::RunResult& run, const RunContext& context);
 
-  // The results of run `id`: suite, images (configuration, board, completed, error, fault,
-  // provenance, size, totals) and operations (KAT, samples, statistics recomputed from the
-  // samples, memory). An error naming the id if there is no such run.
+  // The results of run `id`, as stored. A run stored by a fathom that did not keep the whole
+  // run yet is rebuilt from its columns: suite, images (configuration, board, completed,
+  // error, fault, provenance, size, totals) and operations (KAT, samples, statistics
+  // recomputed from the samples, memory, primitive share). An error naming the id if there is
+  // no such run or what is stored does not read back.
   util::Result<model::RunResult> load(int64_t id);
   util::Result<RunSummary> summary(int64_t id);
 

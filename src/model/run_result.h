@@ -4,6 +4,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/analysis.h"
@@ -13,6 +14,13 @@
 namespace fathom::model {
 
 enum class KatStatus { kNotRun, kPassed, kFailed };
+
+// The names of KatStatus in every results format (JSON "kat.status", the history database's
+// kat_status column): "not-run", "passed", "failed". Human-facing words ("pass", "FAIL") are
+// the text writers' own.
+std::string_view to_string(KatStatus kat);
+// The KatStatus named `name` (one of the names above); std::nullopt for anything else.
+std::optional<KatStatus> parse_kat_status(std::string_view name);
 
 struct KatVector {
   std::string name;

@@ -10,8 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "compare/result_file.h"
-#include "report/json_writer.h"
+#include "model/run_result_json.h"
 #include "util/sha256.h"
 
 namespace fathom::pipeline {
@@ -19,7 +18,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-using Json = nlohmann::ordered_json;
+using Json = model::ResultJson;
 
 // The envelope's format; a file with another value is ignored.
 constexpr int kCacheFormat = 1;
@@ -88,7 +87,7 @@ std::optional<model::ImageResult> ResultCache::load(const std::string& key) cons
       stored_key == envelope.end() || !stored_key->is_string() || *stored_key != key ||
       measured_at == envelope.end() || !measured_at->is_string() || result == envelope.end())
     return std::nullopt;
-  auto run = compare::parse_result_json(result->dump(), file_for(key).string());
+  auto run = model::run_result_from_json(*result);
   if (!run || run->images.size() != 1 || !reusable(run->images.front())) return std::nullopt;
   model::ImageResult image = std::move(run->images.front());
   image.provenance.reused_from = measured_at->get<std::string>();
@@ -106,14 +105,11 @@ bool ResultCache::store(const std::string& key, const model::ImageResult& image,
   model::RunResult run;
   run.images.push_back(image);
   run.images.front().provenance.reused_from.clear();  // the stored copy is the measurement
-  std::ostringstream doc;
-  report::JsonWriter().write(run, doc);
   Json envelope;
   envelope["fathom_result_cache"] = kCacheFormat;
   envelope["key"] = key;
   envelope["measured_at"] = measured_at;
-  envelope["result"] = Json::parse(doc.str(), nullptr, false);
-  if (envelope["result"].is_discarded()) return false;
+  envelope["result"] = model::to_json(run);
 
   fs::create_directories(dir_, ec);
   if (ec) return false;
@@ -123,7 +119,7 @@ bool ResultCache::store(const std::string& key, const model::ImageResult& image,
       dir_ / fmt::format(".{}.{}.{}.tmp", key, ::getpid(), counter.fetch_add(1));
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << envelope.dump(1, ' ', false, Json::error_handler_t::replace) << '\n';
+    out << model::dump_json(envelope, 1) << '\n';
     if (!out) {
       fs::remove(tmp, ec);
       return false;

@@ -8,9 +8,11 @@
 // it was measured) instead of simulating again. Failed images are never stored, and a corrupt
 // or foreign file is ignored (measured again), never an error.
 //
-// Each stored file is the results JSON that `fathom run --format json` writes
-// (report/json_writer.h), holding the one image, inside a small envelope with the key and the
-// measurement time; it is read back with compare/result_file.h.
+// Each stored file is the results model's JSON (model/run_result_json.h: what
+// `fathom run --format json` writes, without the report's derived "fastest" marks and
+// "warnings"), holding the one image, inside a small envelope with the key and the measurement
+// time; it is read back with the same module's checked reader. Files written when the cache
+// stored the report's JSON read as well (the derived keys are ignored).
 #include <cstdint>
 #include <filesystem>
 #include <optional>

@@ -1,8 +1,7 @@
 #pragma once
-// The full results as JSON (schema_version = model::RunResult::kSchemaVersion), keys in a fixed
-// order, no NaN or Infinity (null instead), no timestamps outside provenance.
-#include <nlohmann/json.hpp>
-
+// `fathom run --format json`: the results model's JSON (model/run_result_json.h, which owns the
+// keys, their order and the checked reader) plus what the report derives from it: each
+// operation's "fastest" mark (after its "statistics") and the top-level "warnings".
 #include "model/run_result.h"
 #include "report/writer.h"
 
@@ -12,8 +11,5 @@ class JsonWriter final : public Writer {
  public:
   void write(const model::RunResult& run, std::ostream& out) const override;
 };
-
-// A run's provenance as the results file writes it (also what the history stores).
-nlohmann::ordered_json provenance_json(const model::Provenance& provenance);
 
 }  // namespace fathom::report

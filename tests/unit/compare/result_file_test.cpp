@@ -201,8 +201,8 @@ TEST(ResultFile, EachMalformedInputGivesOneErrorWithFileAndJsonPath) {
       {"KAT vector passed as text", [&](Json& d) { op0(d)["kat"]["vectors"][1]["passed"] = "yes"; },
        "r.json: images[0].operations[0].kat.vectors[1].passed: expected true or false"},
       {"stack negative", [&](Json& d) { op0(d)["memory"]["peak_stack_bytes"] = -1; },
-       "r.json: images[0].operations[0].memory.peak_stack_bytes: expected a non-negative "
-       "integer that fits 64 bits"},
+       "r.json: images[0].operations[0].memory.peak_stack_bytes: expected null or a "
+       "non-negative integer that fits 64 bits"},
       {"share above one", [&](Json& d) { op0(d)["primitive_share"] = Json{{"SHA-2", 1.5}}; },
        "r.json: images[0].operations[0].primitive_share.SHA-2: expected a fraction between 0 "
        "and 1"},

@@ -1,5 +1,5 @@
 // The history keeps each operation's primitive share (history/run_store.h,
-// history/record_json.h), also in a database written before shares existed.
+// model/run_result_json.h), also in a database written before shares existed.
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 #include <unistd.h>
@@ -7,7 +7,7 @@
 #include <filesystem>
 
 #include "../report/run_fixture.h"
-#include "history/record_json.h"
+#include "model/run_result_json.h"
 #include "history/run_store.h"
 
 namespace fathom::history {
@@ -80,17 +80,20 @@ TEST_F(PrimitiveShareStoreTest, OlderDatabaseGainsTheColumn) {
 }
 
 TEST(PrimitiveShareJson, RefusesWhatIsNotAFraction) {
-  EXPECT_TRUE(primitive_share_from_json("{}").has_value());
-  EXPECT_TRUE(primitive_share_from_json("null")->empty());
-  EXPECT_EQ(primitive_share_from_json(primitive_share_to_json({{"AES", 0.25}}))->at("AES"), 0.25);
-  for (const char* bad : {"[]", "{\"AES\": 1.5}", "{\"AES\": -0.1}", "{\"AES\": \"x\"}", "{"}) {
-    auto r = primitive_share_from_json(bad);
+  auto read = [](const char* text) {
+    return model::primitive_share_from_json(model::ResultJson::parse(text),
+                                            "stored primitive share");
+  };
+  EXPECT_TRUE(read("{}").has_value());
+  EXPECT_TRUE(read("null")->empty());
+  EXPECT_EQ(read(R"({"AES": 0.25})")->at("AES"), 0.25);
+  for (const char* bad : {"[]", "{\"AES\": 1.5}", "{\"AES\": -0.1}", "{\"AES\": \"x\"}"}) {
+    auto r = read(bad);
     EXPECT_FALSE(r.has_value()) << bad;
   }
-  auto r = primitive_share_from_json("{\"AES\": 2}");
+  auto r = read("{\"AES\": 2}");
   ASSERT_FALSE(r.has_value());
-  EXPECT_NE(r.error().message.find("stored primitive share.AES"), std::string::npos)
-      << r.error().message;
+  EXPECT_EQ(r.error().message, "stored primitive share.AES: expected a fraction between 0 and 1");
 }
 
 }  // namespace

@@ -10,7 +10,9 @@
 #include <map>
 #include <thread>
 
+#include "../model/full_run_fixture.h"
 #include "../report/run_fixture.h"
+#include "model/run_result_json.h"
 
 namespace fathom::history {
 namespace {
@@ -136,6 +138,115 @@ TEST_F(RunStoreTest, RoundTripKeepsWhatCompareNeeds) {
   EXPECT_TRUE(summary->git_dirty);
   EXPECT_EQ(summary->timestamp_utc, "2024-05-01T12:00:00Z");
   EXPECT_EQ(summary->images, 3);
+}
+
+// Every field of the model comes back (model/run_result_json.h): the console log, primitive
+// calls, the simulator's memory figures, heap start, distinct inputs, object sizes, not-timed
+// reasons, the provenance's isolation and run order, fairness and workflows.
+TEST_F(RunStoreTest, KeepsTheWholeRun) {
+  auto store = open_store(dir_ / "h.sqlite");
+  const auto run = model::fixture::full_run();
+  auto id = store.store(run, context());
+  ASSERT_TRUE(id.has_value()) << id.error().message;
+  auto loaded = store.load(*id);
+  ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+  EXPECT_EQ(model::dump_json(model::to_json(*loaded), 2), model::dump_json(model::to_json(run), 2));
+  EXPECT_EQ(loaded->images[0].operations[0].primitive_calls.at("SHA-2"), 17.5);
+  EXPECT_EQ(loaded->workflows.size(), 2u);
+  // The query columns hold the same figures.
+  HistoryQuery query;
+  query.operations = {"sha256_1k"};
+  query.metric = Metric::kHeap;
+  auto rows = store.history(query);
+  ASSERT_TRUE(rows.has_value()) << rows.error().message;
+  ASSERT_EQ(rows->size(), 2u);
+  EXPECT_EQ((*rows)[0].value, 2048.0);
+  EXPECT_FALSE((*rows)[1].value.has_value());  // its KAT failed
+}
+
+// A database an older fathom wrote (tests/fixtures/previous_results/history.sql, made by its
+// generate.cpp from revision ad1dc5a) opens, gains the whole-run column, and its run reads back
+// from the per-part columns with everything those kept; a run stored now keeps everything.
+TEST_F(RunStoreTest, OpensADatabaseOfThePreviousFathom) {
+  const fs::path db = dir_ / "old.sqlite";
+  {
+    std::ifstream in(FATHOM_SOURCE_DIR "/tests/fixtures/previous_results/history.sql");
+    ASSERT_TRUE(in.good());
+    const std::string sql{std::istreambuf_iterator<char>(in), {}};
+    sqlite3* raw = nullptr;
+    ASSERT_EQ(sqlite3_open(db.c_str(), &raw), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(raw, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK)
+        << sqlite3_errmsg(raw);
+    // .dump does not keep the application id.
+    ASSERT_EQ(sqlite3_exec(raw, "PRAGMA application_id = 1179928653", nullptr, nullptr, nullptr),
+              SQLITE_OK);
+    sqlite3_close(raw);
+  }
+  auto store = open_store(db);
+  auto old_run = store.load(1);
+  ASSERT_TRUE(old_run.has_value()) << old_run.error().message;
+  const auto want = model::fixture::full_run();
+  ASSERT_EQ(old_run->images.size(), 2u);
+  const auto& img = old_run->images[0];
+  EXPECT_EQ(model::dump_json(model::to_json(img.provenance)),
+            model::dump_json(model::to_json(want.images[0].provenance)));
+  EXPECT_EQ(img.total_cycles, want.images[0].total_cycles);
+  const auto& op = img.operations[0];
+  EXPECT_EQ(op.cycle_samples, want.images[0].operations[0].cycle_samples);
+  EXPECT_EQ(op.cycles->median, want.images[0].operations[0].cycles->median);
+  EXPECT_EQ(op.heap_peak_bytes, 2048u);
+  EXPECT_EQ(op.primitive_share, want.images[0].operations[0].primitive_share);
+  EXPECT_EQ(img.operations[1].kat, model::KatStatus::kNotRun);
+  // What the previous fathom did not store is not there.
+  EXPECT_TRUE(op.primitive_calls.empty());
+  EXPECT_FALSE(op.heap_start_bytes.has_value());
+  EXPECT_TRUE(img.console_log.empty());
+  EXPECT_TRUE(old_run->workflows.empty());
+  const auto& bad = old_run->images[1];
+  ASSERT_TRUE(bad.fault.has_value());
+  EXPECT_EQ(bad.fault->function, "");  // stored as "" then, null now
+  EXPECT_EQ(bad.fault->pc, 0xFFFFFFFFu);
+  EXPECT_EQ(bad.operations[0].kat, model::KatStatus::kFailed);
+  EXPECT_EQ(bad.operations[0].kat_vectors.size(), 2u);
+
+  auto id = store.store(want, context());
+  ASSERT_TRUE(id.has_value()) << id.error().message;
+  EXPECT_EQ(*id, 2);
+  auto loaded = store.load(*id);
+  ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+  EXPECT_EQ(model::dump_json(model::to_json(*loaded)), model::dump_json(model::to_json(want)));
+  HistoryQuery query;
+  query.operations = {"sha256_1k"};
+  auto rows = store.history(query);
+  ASSERT_TRUE(rows.has_value()) << rows.error().message;
+  ASSERT_EQ(rows->size(), 4u);  // two images in each run
+  EXPECT_EQ((*rows)[0].value, 1281.0);
+  EXPECT_EQ((*rows)[2].value, 1281.0);
+}
+
+// A stored run that no longer reads (an edited database) is an error naming the JSON path.
+TEST_F(RunStoreTest, AnEditedStoredRunIsAnErrorNamingThePath) {
+  const fs::path db = dir_ / "h.sqlite";
+  {
+    auto store = open_store(db);
+    ASSERT_TRUE(store.store(model::fixture::full_run(), context()).has_value());
+  }
+  sqlite3* raw = nullptr;
+  ASSERT_EQ(sqlite3_open(db.c_str(), &raw), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(raw,
+                         "UPDATE runs SET result_json = json_set(result_json, "
+                         "'$.images[0].operations[0].kat.status', 'maybe')",
+                         nullptr, nullptr, nullptr),
+            SQLITE_OK)
+      << sqlite3_errmsg(raw);
+  sqlite3_close(raw);
+  auto store = open_store(db);
+  auto loaded = store.load(1);
+  ASSERT_FALSE(loaded.has_value());
+  EXPECT_NE(loaded.error().message.find("run 1: stored results: images[0].operations[0].kat."
+                                        "status: unknown KAT status 'maybe'"),
+            std::string::npos)
+      << loaded.error().message;
 }
 
 TEST_F(RunStoreTest, LoadOfAMissingRunNamesIt) {

@@ -1,13 +1,12 @@
 // Distinct inputs and object sizes in the reports (report/summary_grid.h, table_writer.h,
 // markdown_writer.h, csv_writer.h, json_writer.h) and back from a results file
-// (compare/result_file.h, history/record_json.h).
+// (compare/result_file.h, model/run_result_json.h).
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "compare/result_file.h"
-#include "history/record_json.h"
 #include "report/csv_writer.h"
 #include "report/json_writer.h"
 #include "report/markdown_writer.h"
@@ -75,17 +74,24 @@ TEST(DistinctInputsOutput, JsonCarriesBothAndReadsBack) {
 
 TEST(DistinctInputsOutput, ObjectBytesDecodingRefusesBadNamesAndValues) {
   using Json = nlohmann::ordered_json;
-  EXPECT_EQ(history::object_bytes_to_json({{"signature", 2420}, {"public_key", 1312}}),
-            R"({"public_key":1312,"signature":2420})");
-  EXPECT_TRUE(history::object_bytes_from_value(Json(nullptr), "p")->empty());
-  auto ok = history::object_bytes_from_value(Json::parse(R"({"ciphertext":768})"), "p");
+  const Json doc = Json::parse(written<JsonWriter>(run_with_inputs()));
+  auto with_objects = [&](const Json& objects) {
+    Json edited = doc;
+    edited["images"][0]["operations"][1]["object_bytes"] = objects;
+    return compare::parse_result_json(edited.dump(), "r.json");
+  };
+  auto none = with_objects(nullptr);  // null: none, as in files made before object sizes
+  ASSERT_TRUE(none.has_value()) << none.error().message;
+  EXPECT_TRUE(none->images[0].operations[1].object_bytes.empty());
+  auto ok = with_objects(Json::parse(R"({"ciphertext":768})"));
   ASSERT_TRUE(ok.has_value()) << ok.error().message;
-  EXPECT_EQ(ok->at("ciphertext"), 768u);
+  EXPECT_EQ(ok->images[0].operations[1].object_bytes.at("ciphertext"), 768u);
   for (const char* bad : {R"([1])", R"({"Public Key":1})", R"({"":1})", R"({"pk":-1})",
                           R"({"pk":1.5})", R"({"pk":"1"})"}) {
-    auto r = history::object_bytes_from_value(Json::parse(bad), "p.object_bytes");
+    auto r = with_objects(Json::parse(bad));
     ASSERT_FALSE(r.has_value()) << bad;
-    EXPECT_EQ(r.error().message.rfind("p.object_bytes", 0), 0u) << r.error().message;
+    EXPECT_EQ(r.error().message.rfind("r.json: images[0].operations[1].object_bytes", 0), 0u)
+        << r.error().message;
   }
 }
 

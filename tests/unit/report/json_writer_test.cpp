@@ -2,9 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "compare/result_file.h"
+#include "model/run_result_json.h"
 #include "run_fixture.h"
 
 namespace fathom::report {
@@ -79,6 +83,48 @@ TEST(JsonWriter, InvalidUtf8InConsoleDoesNotThrow) {
   auto run = fixture::make_run(1);
   run.images[0].console_log = {std::string("bad \xff byte")};
   EXPECT_EQ(write(run)["images"][0]["console_log"].size(), 1u);
+}
+
+// The file an older fathom wrote for the fully populated run (tests/fixtures/previous_results,
+// made by its generate.cpp from revision ad1dc5a) reads, and is written again with the same
+// keys in the same order and the same values, plus only the keys added since (the target that
+// ran the image, its details, the cross-check): the keys and shapes users' scripts read did not
+// change, and nothing was lost on the way.
+TEST(JsonWriter, WritesWhatThePreviousWriterWrote) {
+  std::ifstream in(FATHOM_SOURCE_DIR "/tests/fixtures/previous_results/results.json",
+                   std::ios::binary);
+  ASSERT_TRUE(in.good());
+  const std::string previous{std::istreambuf_iterator<char>(in), {}};
+  auto read = compare::parse_result_json(previous, "results.json");
+  ASSERT_TRUE(read.has_value()) << read.error().message;
+  std::ostringstream again;
+  JsonWriter().write(*read, again);
+  auto written = nlohmann::ordered_json::parse(again.str());
+  for (auto& image : written["images"]) {
+    EXPECT_EQ(image["cross_check"], nullptr);
+    image.erase("cross_check");
+    EXPECT_EQ(image["provenance"]["target"], "");
+    image["provenance"].erase("target");
+    image["provenance"].erase("target_details");
+  }
+  EXPECT_EQ(written, nlohmann::ordered_json::parse(previous));
+}
+
+// The report adds only its derived keys to the model's JSON: "fastest" after each operation's
+// statistics and the top-level "warnings".
+TEST(JsonWriter, IsTheModelJsonPlusFastestAndWarnings) {
+  const auto run = fixture::make_run(3);
+  nlohmann::ordered_json doc = write(run);
+  EXPECT_EQ(doc.back(), doc["warnings"]);
+  doc.erase("warnings");
+  for (auto& image : doc["images"])
+    for (auto& op : image["operations"]) {
+      auto key = op.begin();
+      while (key.key() != "statistics") ++key;
+      EXPECT_EQ((++key).key(), "fastest");
+      op.erase("fastest");
+    }
+  EXPECT_EQ(doc, model::to_json(run));
 }
 
 }  // namespace
