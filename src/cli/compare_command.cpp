@@ -104,12 +104,16 @@ std::string verdict_text(const compare::MetricComparison& m) {
 }
 
 std::string image_title(const compare::ImageComparison& image) {
+  // A board's figures are never mixed up with a simulator's: a non-simulated side says so.
+  auto where = [](const std::string& board, const std::string& target) {
+    return target.empty() || target == "sim" ? board : board + " (" + target + ")";
+  };
   const std::string a = image.configuration_a.empty()
                             ? "(none)"
-                            : image.configuration_a + " on " + image.board_a;
+                            : image.configuration_a + " on " + where(image.board_a, image.target_a);
   const std::string b = image.configuration_b.empty()
                             ? "(none)"
-                            : image.configuration_b + " on " + image.board_b;
+                            : image.configuration_b + " on " + where(image.board_b, image.target_b);
   return a == b ? a : a + " vs " + b;
 }
 
@@ -147,6 +151,15 @@ void print_table(const Side& a, const Side& b, const compare::Comparison& compar
                  ratio_text(c), percent_text(c), verdict_text(c), number_text(s.a),
                  number_text(s.b), verdict_text(s), number_text(h.a), number_text(h.b),
                  verdict_text(h));
+    }
+    // A simulated image against the same configuration on silicon: how far the model is off.
+    bool header = false;
+    for (const auto& op : image.operations) {
+      const auto ratio = compare::model_over_silicon(image, *op.find(compare::Metric::kCycles));
+      if (!ratio) continue;
+      if (!header) fmt::print("model/silicon (simulated cycles over the board's):\n");
+      header = true;
+      fmt::print("  {:<24}  {:.3f}  ({:+.1f}%)\n", op.operation, *ratio, (*ratio - 1) * 100);
     }
   }
   fmt::print("\n{}\n", summary_line(comparison, regression_count));
@@ -227,6 +240,8 @@ std::string json(const Side& a, const Side& b, const compare::Comparison& compar
     i["configuration_b"] = image.configuration_b;
     i["board_a"] = image.board_a;
     i["board_b"] = image.board_b;
+    i["target_a"] = image.target_a.empty() ? "sim" : image.target_a;
+    i["target_b"] = image.target_b.empty() ? "sim" : image.target_b;
     i["flash"] = metric_json(image.flash);
     i["operations"] = nlohmann::ordered_json::array();
     for (const auto& op : image.operations) {
@@ -234,6 +249,8 @@ std::string json(const Side& a, const Side& b, const compare::Comparison& compar
       o["operation"] = op.operation;
       for (const auto& m : op.metrics)
         o[std::string(compare::metric_name(m.metric))] = metric_json(m);
+      const auto ratio = compare::model_over_silicon(image, *op.find(compare::Metric::kCycles));
+      o["model_over_silicon"] = ratio ? nlohmann::ordered_json(*ratio) : nullptr;
       i["operations"].push_back(std::move(o));
     }
     out["images"].push_back(std::move(i));

@@ -133,10 +133,12 @@ ImageComparison compare_image(const model::ImageResult* a, const model::ImageRes
   if (a) {
     out.configuration_a = a->configuration;
     out.board_a = a->board;
+    out.target_a = a->provenance.target;
   }
   if (b) {
     out.configuration_b = b->configuration;
     out.board_b = b->board;
+    out.target_b = b->provenance.target;
   }
   out.flash.metric = Metric::kFlash;
   out.flash.threshold_percent = options.threshold_percent;
@@ -237,10 +239,37 @@ Comparison compare_runs(const model::RunResult& a, const model::RunResult& b,
     out.images.push_back(compare_image(&a.images[0], &b.images[0], options));
     return out;
   }
-  for (const auto& image : a.images)
-    out.images.push_back(compare_image(&image, find_image(b, image), options));
+  // An unpaired image's partner by configuration on another target (a board run of the same
+  // configuration as a simulated one), when exactly one such image is unpaired.
+  auto target_of = [](const model::ImageResult& i) {
+    return i.provenance.target.empty() ? std::string("sim") : i.provenance.target;
+  };
+  auto partner_by_configuration = [&](const model::RunResult& other_run,
+                                      const model::RunResult& this_run,
+                                      const model::ImageResult& image) -> const model::ImageResult* {
+    const model::ImageResult* found = nullptr;
+    for (const auto& other : other_run.images) {
+      if (other.configuration != image.configuration || find_image(this_run, other) ||
+          target_of(other) == target_of(image))
+        continue;
+      if (found) return nullptr;  // ambiguous
+      found = &other;
+    }
+    return found;
+  };
+  std::vector<const model::ImageResult*> b_taken;
+  for (const auto& image : a.images) {
+    const model::ImageResult* partner = find_image(b, image);
+    if (!partner) {
+      partner = partner_by_configuration(b, a, image);
+      if (partner) b_taken.push_back(partner);
+    }
+    out.images.push_back(compare_image(&image, partner, options));
+  }
   for (const auto& image : b.images)
-    if (!find_image(a, image)) out.images.push_back(compare_image(nullptr, &image, options));
+    if (!find_image(a, image) &&
+        std::find(b_taken.begin(), b_taken.end(), &image) == b_taken.end())
+      out.images.push_back(compare_image(nullptr, &image, options));
   return out;
 }
 
@@ -261,6 +290,18 @@ std::vector<Regression> regressions(const Comparison& comparison) {
       for (const auto& m : op.metrics) check(image, op.operation, m);
   }
   return out;
+}
+
+}  // namespace fathom::compare
+
+namespace fathom::compare {
+
+std::optional<double> model_over_silicon(const ImageComparison& image, const MetricComparison& m) {
+  auto is_sim = [](const std::string& t) { return t.empty() || t == "sim"; };
+  if (!m.a || !m.b || *m.a <= 0 || *m.b <= 0) return std::nullopt;
+  if (is_sim(image.target_a) && image.target_b == "serial") return *m.a / *m.b;
+  if (image.target_a == "serial" && is_sim(image.target_b)) return *m.b / *m.a;
+  return std::nullopt;
 }
 
 }  // namespace fathom::compare

@@ -88,6 +88,10 @@ struct ImageComparison {
   std::string configuration_b;  // "" when B has no such image
   std::string board_a;
   std::string board_b;
+  // The targets that ran them (Provenance::target: "sim", "qemu", "serial"; "" in files made
+  // before targets, which were all the simulator's).
+  std::string target_a;
+  std::string target_b;
   MetricComparison flash;
   std::vector<OperationComparison> operations;  // A's order, then operations only in B
 };
@@ -99,6 +103,9 @@ struct Comparison {
 
 // Pairs images by (configuration, board); when each run has exactly one image and they did
 // not pair that way, those two are paired (so "mbedtls" vs "mbedtls-no-nist-optim" works).
+// An image left unpaired is paired by configuration alone with the one image of that
+// configuration on the other side that is also unpaired and ran on another target (a
+// simulated run against a board run of the same configuration: sim-m33 vs nrf54l15dk).
 // Then pairs operations by name and compares every figure.
 Comparison compare_runs(const model::RunResult& a, const model::RunResult& b,
                         const CompareOptions& options);
@@ -116,4 +123,11 @@ struct Regression {
 // image and operation order, once per rule. Empty when there is no rule.
 std::vector<Regression> regressions(const Comparison& comparison);
 
+}  // namespace fathom::compare
+
+namespace fathom::compare {
+// The simulator's figure over the board's for a pair of a simulated and a silicon (serial)
+// image: how far to trust the model on that part (1.0 = exact). nullopt for other pairs or a
+// figure missing on a side.
+std::optional<double> model_over_silicon(const ImageComparison& image, const MetricComparison& m);
 }  // namespace fathom::compare

@@ -128,6 +128,40 @@ TEST(Comparison, UnpairedImagesInMultiImageRunsAreMissing) {
   EXPECT_EQ(c.images[2].flash.verdict, Verdict::kMissingInA);
 }
 
+// A simulated run of two configurations against a board run of the same configurations: each
+// pairs with its own configuration on the board, and the model/silicon ratio is the
+// simulator's cycles over the board's.
+TEST(Comparison, SimulatedAndBoardImagesPairByConfigurationWithModelOverSilicon) {
+  auto sim = run_of({timed("x", {1000})}, "one");
+  sim.images.push_back(run_of({timed("x", {2000})}, "two").images[0]);
+  auto board = run_of({timed("x", {1100})}, "one", "");
+  board.images.push_back(run_of({timed("x", {1900})}, "two", "").images[0]);
+  for (auto& image : board.images) {
+    image.board = "nrf54l15dk";
+    image.provenance.target = "serial";
+  }
+  auto c = compare_runs(sim, board, {});
+  ASSERT_EQ(c.images.size(), 2u);
+  EXPECT_EQ(c.images[0].configuration_b, "one");
+  EXPECT_EQ(c.images[0].board_b, "nrf54l15dk");
+  EXPECT_EQ(c.images[0].target_b, "serial");
+  const auto r0 = model_over_silicon(c.images[0], *c.images[0].operations[0].find(Metric::kCycles));
+  ASSERT_TRUE(r0.has_value());
+  EXPECT_NEAR(*r0, 1000.0 / 1100.0, 1e-12);
+  const auto r1 = model_over_silicon(c.images[1], *c.images[1].operations[0].find(Metric::kCycles));
+  ASSERT_TRUE(r1.has_value());
+  EXPECT_NEAR(*r1, 2000.0 / 1900.0, 1e-12);
+  // The other way round, the ratio is still the simulator's over the board's.
+  auto reversed = compare_runs(board, sim, {});
+  ASSERT_EQ(reversed.images.size(), 2u);
+  EXPECT_NEAR(*model_over_silicon(reversed.images[0],
+                                  *reversed.images[0].operations[0].find(Metric::kCycles)),
+              1000.0 / 1100.0, 1e-12);
+  // Two simulated runs have no such ratio.
+  auto same = compare_runs(sim, sim, {});
+  EXPECT_FALSE(model_over_silicon(same.images[0], *same.images[0].operations[0].find(Metric::kCycles)));
+}
+
 TEST(Comparison, HardwareThresholdWidensWithSpread) {
   // Samples 1000 ± 10: stddev/mean = 0.01, so the threshold is 3 × 1 % = 3 %.
   const std::vector<uint64_t> noisy = {990, 1000, 1010};
