@@ -233,6 +233,11 @@ util::Result<model::RunResult> parse_result_json(std::string_view text,
     return util::fail_usage(fmt::format(
         "{}: not valid JSON (byte {}); expected the output of `fathom run --format json`",
         display_name, e.byte));
+  } catch (const Json::out_of_range&) {  // a number beyond a double's range, e.g. 1e400
+    return util::fail_usage(fmt::format(
+        "{}: not valid JSON (a number too large for a double); expected the output of "
+        "`fathom run --format json`",
+        display_name));
   }
   try {
     return run(Node(json, ""));
