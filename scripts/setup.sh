@@ -2,6 +2,9 @@
 # Installs the Debian packages fathom needs to build, test and fetch its pinned sources.
 # Idempotent: checks what is installed first and calls apt-get only if something is missing.
 # Runs as root, or through sudo when available. Non-interactive.
+#
+#   scripts/setup.sh          what `make build` and `make test` need
+#   scripts/setup.sh --fuzz   also clang and its libFuzzer/sanitizer runtimes (scripts/fuzz.sh)
 set -eu
 
 PACKAGES="
@@ -12,6 +15,11 @@ PACKAGES="
   libssl-dev libbenchmark-tools python3-scipy
   dpkg-dev xz-utils bzip2 ca-certificates git python3
 "
+case "${1:-}" in
+  "") ;;
+  --fuzz) PACKAGES="$PACKAGES clang libclang-rt-14-dev" ;;
+  *) echo "usage: $0 [--fuzz]" >&2; exit 2 ;;
+esac
 
 # One dpkg-query for all packages (one call per package would cost seconds). Packages it does
 # not know are absent from its output; multi-arch packages may appear once per architecture.

@@ -28,6 +28,11 @@ util::Result<model::RunResult> parse_result_json(std::string_view text,
     return util::fail_usage(fmt::format(
         "{}: not valid JSON (byte {}); expected the output of `fathom run --format json`",
         display_name, e.byte));
+  } catch (const model::ResultJson::out_of_range&) {  // a number beyond a double's range, e.g. 1e400
+    return util::fail_usage(fmt::format(
+        "{}: not valid JSON (a number too large for a double); expected the output of "
+        "`fathom run --format json`",
+        display_name));
   }
   auto run = model::run_result_from_json(json);
   if (!run) return util::fail_usage(fmt::format("{}: {}", display_name, run.error().message));

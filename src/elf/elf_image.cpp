@@ -140,9 +140,7 @@ util::Result<ElfImage> ElfImage::parse(std::vector<uint8_t> bytes, const std::st
 std::vector<CodeRange> ElfImage::thumb_code_ranges() const {
   std::vector<CodeRange> out;
   auto add = [&](uint32_t begin, uint32_t end) {
-    if (begin >= end) return;
-    if (!out.empty() && out.back().end == begin) out.back().end = end;
-    else out.push_back({begin, end});
+    if (begin < end) out.push_back({begin, end});
   };
   for (const auto& sec : sections_) {
     if (!sec.allocated || !sec.executable || !sec.has_file_data || sec.size_bytes == 0) continue;
@@ -168,7 +166,18 @@ std::vector<CodeRange> ElfImage::thumb_code_ranges() const {
           uint64_t{s.address} + s.size_bytes <= sec_end)
         add(s.address, s.address + s.size_bytes);
   }
-  return out;
+  // Sorted, and touching or overlapping ranges merged: the sections of a damaged file may
+  // overlap or be out of address order.
+  std::sort(out.begin(), out.end(),
+            [](const CodeRange& a, const CodeRange& b) { return a.begin < b.begin; });
+  std::vector<CodeRange> merged;
+  for (const CodeRange& r : out) {
+    if (!merged.empty() && r.begin <= merged.back().end)
+      merged.back().end = std::max(merged.back().end, r.end);
+    else
+      merged.push_back(r);
+  }
+  return merged;
 }
 
 std::vector<Symbol> ElfImage::local_code_labels() const {

@@ -232,6 +232,20 @@ TEST(ResultFile, TextThatIsNotJsonIsAnError) {
   }
 }
 
+// nlohmann's parser throws out_of_range, not parse_error, for a number beyond a double (found
+// by tests/fuzz/fuzz_result_file.cpp): it must be an error like any other invalid JSON.
+TEST(ResultFile, ANumberTooLargeForADoubleIsAnError) {
+  for (const char* text : {"{\"schema_version\": 1e400}", "[50509e684051]", "-1e999"}) {
+    auto read = parse_result_json(text, "r.json");
+    ASSERT_FALSE(read.has_value()) << text;
+    EXPECT_EQ(read.error().message,
+              "r.json: not valid JSON (a number too large for a double); expected the output of "
+              "`fathom run --format json`")
+        << text;
+    EXPECT_TRUE(read.error().is_usage);
+  }
+}
+
 TEST(ResultFile, EveryTruncationOfAFileIsAnErrorNotACrash) {
   const std::string written = to_json_text(sample_run());
   // Every proper prefix lacks the closing brace (the last byte is the newline after it).

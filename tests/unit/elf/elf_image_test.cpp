@@ -34,6 +34,9 @@ struct MiniElf {
                                   'm',  's',  'g',  0,                             // message
                                   0x70, 0x47, 0x00, 0xBF};                         // nosize
   bool with_sections = true;
+  // Adds a sixth section: code at kBase + 4 over the same bytes, overlapping .text (a damaged
+  // file; found by tests/fuzz/fuzz_elf_image.cpp).
+  bool overlapping_code_section = false;
 
   uint32_t data_size() const { return static_cast<uint32_t>(payload.size()); }
 
@@ -84,7 +87,7 @@ struct MiniElf {
     append(out, shstrtab.data(), shstrtab.size());
     align(out);
 
-    std::vector<Elf32_Shdr> sh(5);
+    std::vector<Elf32_Shdr> sh(overlapping_code_section ? 6 : 5);
     sh[1] = section(1, SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR, kBase, kDataOffset, data_size());
     sh[2] = section(7, SHT_SYMTAB, 0, 0, symtab_offset,
                     static_cast<uint32_t>(syms.size() * sizeof(Elf32_Sym)));
@@ -93,6 +96,9 @@ struct MiniElf {
     sh[2].sh_entsize = sizeof(Elf32_Sym);
     sh[3] = section(15, SHT_STRTAB, 0, 0, strtab_offset, static_cast<uint32_t>(strtab.size()));
     sh[4] = section(23, SHT_STRTAB, 0, 0, shstrtab_offset, static_cast<uint32_t>(shstrtab.size()));
+    if (overlapping_code_section)
+      sh[5] = section(1, SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR, kBase + 4, kDataOffset + 4,
+                      data_size() - 4);
     const auto shoff = static_cast<uint32_t>(out.size());
     if (with_sections) append(out, sh.data(), sh.size() * sizeof(Elf32_Shdr));
 
@@ -112,7 +118,7 @@ struct MiniElf {
     eh.e_phentsize = sizeof(Elf32_Phdr);
     eh.e_phnum = 1;
     eh.e_shentsize = sizeof(Elf32_Shdr);
-    eh.e_shnum = with_sections ? 5 : 0;
+    eh.e_shnum = static_cast<Elf32_Half>(with_sections ? sh.size() : 0);
     eh.e_shstrndx = with_sections ? 4 : 0;
     std::memcpy(out.data(), &eh, sizeof eh);
 
@@ -281,6 +287,28 @@ TEST(ElfImage, ImageWithoutSectionsHasNoSymbols) {
   EXPECT_TRUE(img->sections().empty());
   EXPECT_EQ(img->describe_address(kBase), "0x00001000");
   EXPECT_EQ(img->read_string(kBase + 12), "msg");
+}
+
+TEST(ElfImage, CodeRangesOfOverlappingSectionsAreSortedAndMerged) {
+  MiniElf mini;
+  auto plain = ElfImage::parse(mini.build(), "test.elf");
+  ASSERT_TRUE(plain) << plain.error().message;
+  const auto one = plain->thumb_code_ranges();
+  ASSERT_EQ(one.size(), 1u);
+  EXPECT_EQ(one[0].begin, kBase);
+  EXPECT_EQ(one[0].end, kBase + mini.data_size());
+
+  // The second section has no mapping symbol of its own, so its code comes from the function
+  // symbols inside it (zeta at kBase + 8), which lie inside the first section's range: one
+  // range, not two that overlap out of order.
+  mini.overlapping_code_section = true;
+  auto img = ElfImage::parse(mini.build(), "test.elf");
+  ASSERT_TRUE(img) << img.error().message;
+  ASSERT_EQ(img->sections().size(), 5u);
+  const auto ranges = img->thumb_code_ranges();
+  ASSERT_EQ(ranges.size(), 1u);
+  EXPECT_EQ(ranges[0].begin, kBase);
+  EXPECT_EQ(ranges[0].end, kBase + mini.data_size());
 }
 
 TEST(ElfImage, LoadReportsAMissingFile) {
