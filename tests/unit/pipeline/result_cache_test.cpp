@@ -8,6 +8,8 @@
 #include <sstream>
 #include <string>
 
+#include "../model/full_run_fixture.h"
+#include "model/run_result_json.h"
 #include "model/statistics.h"
 #include "report/json_writer.h"
 
@@ -129,6 +131,49 @@ TEST_F(ResultCacheTest, AReusedResultWritesTheSameJsonAsTheMeasuredOne) {
     return out.str();
   };
   EXPECT_EQ(json(*reused), json(image));
+}
+
+// Every field of a fully populated image survives the cache (model/run_result_json.h).
+TEST_F(ResultCacheTest, EveryFieldOfTheImageSurvives) {
+  auto image = model::fixture::full_run().images[0];
+  for (auto& op : image.operations) {  // what makes an image reusable
+    op.kat = model::KatStatus::kPassed;
+    op.memory_mismatch.clear();
+    op.error.clear();
+  }
+  image.provenance.reused_from.clear();
+  ASSERT_TRUE(reusable(image));
+  ResultCache cache(dir_);
+  const std::string key = result_key(key_inputs());
+  ASSERT_TRUE(cache.store(key, image, "2026-11-30T03:12:45Z"));
+  auto reused = cache.load(key);
+  ASSERT_TRUE(reused.has_value());
+  EXPECT_EQ(reused->provenance.reused_from, "2026-11-30T03:12:45Z");
+  reused->provenance.reused_from.clear();
+  EXPECT_EQ(model::dump_json(model::to_json(*reused)), model::dump_json(model::to_json(image)));
+}
+
+// A file written before the cache stored the model's JSON (it held the report's, with the
+// derived "fastest" marks and "warnings") is still reused.
+TEST_F(ResultCacheTest, AFileHoldingTheReportJsonIsReused) {
+  ResultCache cache(dir_);
+  const std::string key = result_key(key_inputs());
+  model::RunResult run;
+  run.images = {measured_image()};
+  std::ostringstream report;
+  report::JsonWriter().write(run, report);
+  model::ResultJson envelope;
+  envelope["fathom_result_cache"] = 1;
+  envelope["key"] = key;
+  envelope["measured_at"] = "2026-11-30T03:12:45Z";
+  envelope["result"] = model::ResultJson::parse(report.str());
+  ASSERT_TRUE(envelope["result"]["images"][0]["operations"][0].contains("fastest"));
+  fs::create_directories(dir_);
+  std::ofstream(dir_ / (key + ".json"), std::ios::binary) << envelope.dump(1);
+  auto reused = cache.load(key);
+  ASSERT_TRUE(reused.has_value());
+  EXPECT_EQ(reused->operations[0].cycle_samples, (std::vector<uint64_t>{1280, 1280, 1290}));
+  EXPECT_EQ(reused->console_log, std::vector<std::string>{"hello"});
 }
 
 TEST_F(ResultCacheTest, AStoreReplacesTheEarlierResult) {
