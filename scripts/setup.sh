@@ -13,6 +13,7 @@ PACKAGES="
   libunicorn-dev libcapstone-dev libcli11-dev nlohmann-json3-dev libfmt-dev
   libtomlplusplus-dev libexpected-dev libgtest-dev libelf-dev libdw-dev libsqlite3-dev
   libssl-dev libbenchmark-tools python3-scipy
+  qemu-system-arm
   dpkg-dev xz-utils bzip2 ca-certificates git python3
 "
 case "${1:-}" in

@@ -1,5 +1,7 @@
-/* What the harness needs from a board: the console, the cycle counter, and a way to stop.
- * Implemented once per board under firmware/boards/<name>/. */
+/* What the harness needs from a board: the console, the cycle counter, the isolation point and
+ * a way to stop. Implemented by each board's board layer: the `sources` of its board.toml
+ * (firmware/boards/<name>/, shared files under firmware/boards/common/) and the header of its
+ * `cycle_counter`. docs/BOARDS.md lists the boards. */
 #ifndef FATHOM_BOARD_H
 #define FATHOM_BOARD_H
 
@@ -9,14 +11,20 @@
 /* Writes `len` bytes to the board console (simulator console register or a UART). */
 void fathom_console_write(const char *buf, size_t len);
 
-/* Enables the cycle counter. On Cortex-M3/M4/M33 this is the DWT CYCCNT, enabled the standard
- * way: DEMCR.TRCENA, then reset CYCCNT, then DWT_CTRL.CYCCNTENA. */
-void fathom_cycles_enable(void);
+/* The cycle counter belongs to the board layer. board.toml's `cycle_counter` names it ("dwt":
+ * the DWT CYCCNT), and the build passes its header, boards/common/cycle_counter_<name>.h, as
+ * FATHOM_CYCLE_COUNTER_HEADER. That header defines
+ *     static inline uint32_t fathom_cycles_read(void);
+ * the current 32-bit counter value, inline so that a probe costs as little as the counter
+ * allows (one load for the DWT). The harness takes the difference of two reads modulo 2^32.
+ * Code that needs no counter (the host build of fathom_protocol.c) is compiled without it. */
+#if defined(FATHOM_CYCLE_COUNTER_HEADER)
+#include FATHOM_CYCLE_COUNTER_HEADER
+#endif
 
-/* The current 32-bit cycle counter value. Inline-able so the probe costs one load. */
-static inline uint32_t fathom_cycles_read(void) {
-  return *(volatile uint32_t *)0xE0001004u; /* DWT_CYCCNT (ARMv7-M ARM, C1.8.8) */
-}
+/* Enables the cycle counter (board layer sources). For the DWT: DEMCR.TRCENA, then reset
+ * CYCCNT, then DWT_CTRL.CYCCNTENA, the standard way. */
+void fathom_cycles_enable(void);
 
 /* Isolation of operations (docs/PROTOCOL.md "Isolation"): every operation starts from the same
  * machine state.

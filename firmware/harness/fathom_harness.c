@@ -13,6 +13,10 @@
 #include "fathom_memory.h"
 #include "fathom_protocol.h"
 
+#if !defined(FATHOM_CYCLE_COUNTER_HEADER)
+#error "FATHOM_CYCLE_COUNTER_HEADER must name the board's cycle counter header (board.toml cycle_counter)"
+#endif
+
 #ifndef FATHOM_DEFAULT_RUNS
 #define FATHOM_DEFAULT_RUNS 10
 #endif

@@ -288,6 +288,11 @@ util::Result<BuiltImage> build_image(const ImageRequest& req, const Toolchain& t
   std::vector<std::string> defs = {
       fmt::format("-DFATHOM_CONSOLE_ADDRESS={:#x}u", board.console_address),
       fmt::format("-DFATHOM_BOARD_NAME=\"{}\"", board.name),
+      // The board's cycle counter, included by fathom_board.h (so its read stays inline).
+      fmt::format("-DFATHOM_CYCLE_COUNTER_HEADER=\"{}\"",
+                  (fw / "boards" / "common" /
+                   fmt::format("cycle_counter_{}.h", model::to_string(board.cycle_counter)))
+                      .string()),
       fmt::format("-DFATHOM_CONFIG_NAME=\"{}\"", cfg.name),
       fmt::format("-DFATHOM_LIBRARY_NAME=\"{}\"", library_names),
       fmt::format("-DFATHOM_LIBRARY_VERSION=\"{}\"", library_versions)};

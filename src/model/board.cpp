@@ -11,6 +11,8 @@ constexpr std::array<std::pair<TargetKind, std::string_view>, 3> kTargetNames = 
 constexpr std::array<std::pair<ConsoleKind, std::string_view>, 3> kConsoleNames = {{
     {ConsoleKind::kSim, "sim"}, {ConsoleKind::kCmsdkUart, "cmsdk-uart"},
     {ConsoleKind::kBoardUart, "uart"}}};
+constexpr std::array<std::pair<CycleCounterKind, std::string_view>, 1> kCycleCounterNames = {{
+    {CycleCounterKind::kDwt, "dwt"}}};
 
 template <typename Enum, size_t N>
 std::string_view name_of(const std::array<std::pair<Enum, std::string_view>, N>& table, Enum e) {
@@ -36,6 +38,10 @@ std::optional<TargetKind> parse_target_kind(std::string_view text) {
 std::string_view to_string(ConsoleKind kind) { return name_of(kConsoleNames, kind); }
 std::optional<ConsoleKind> parse_console_kind(std::string_view text) {
   return value_of(kConsoleNames, text);
+}
+std::string_view to_string(CycleCounterKind kind) { return name_of(kCycleCounterNames, kind); }
+std::optional<CycleCounterKind> parse_cycle_counter_kind(std::string_view text) {
+  return value_of(kCycleCounterNames, text);
 }
 
 }  // namespace fathom::model

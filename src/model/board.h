@@ -30,6 +30,12 @@ enum class TargetKind { kSim, kQemu, kSerial };
 // console_address), or a silicon board's own UART driver (only a serial target reads it).
 enum class ConsoleKind { kSim, kCmsdkUart, kBoardUart };
 
+// The cycle counter the harness reads (board.toml `cycle_counter`): its header
+// firmware/boards/common/cycle_counter_<name>.h defines the inline fathom_cycles_read()
+// (firmware/harness/fathom_board.h). kDwt: the DWT CYCCNT register (one load; the simulator models
+// it on every core, QEMU reads 0 and its target counts instructions at each read).
+enum class CycleCounterKind { kDwt };
+
 // board.toml [qemu]: the QEMU machine that runs this board's images.
 struct QemuSettings {
   std::string machine;  // "mps2-an386"
@@ -71,6 +77,7 @@ struct Board {
   std::vector<MemoryRegion> memory;
   TargetKind target = TargetKind::kSim;  // board.toml `target`
   ConsoleKind console = ConsoleKind::kSim;  // board.toml `console`
+  CycleCounterKind cycle_counter = CycleCounterKind::kDwt;  // board.toml `cycle_counter`
   std::optional<QemuSettings> qemu;      // [qemu], required for target "qemu"
   std::optional<SerialSettings> serial;  // [serial], required for target "serial"
   // false for a silicon port nobody has run in this repository (`fathom list` says so).
@@ -108,4 +115,7 @@ std::string_view to_string(TargetKind kind);
 std::optional<TargetKind> parse_target_kind(std::string_view text);
 std::string_view to_string(ConsoleKind kind);
 std::optional<ConsoleKind> parse_console_kind(std::string_view text);
+// board.toml spellings of the cycle counters ("dwt"); also the header's name suffix.
+std::string_view to_string(CycleCounterKind kind);
+std::optional<CycleCounterKind> parse_cycle_counter_kind(std::string_view text);
 }  // namespace fathom::model

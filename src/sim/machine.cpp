@@ -1002,12 +1002,36 @@ void Machine::on_ppb_write(uc_engine*, uint64_t offset, unsigned, uint64_t value
                                       value, address));
 }
 
-uint64_t Machine::on_console_read(uc_engine*, uint64_t, unsigned, void*) { return 0; }
+uint64_t Machine::on_console_read(uc_engine*, uint64_t offset, unsigned, void* self_ptr) {
+  auto* self = static_cast<Machine*>(self_ptr);
+  if (self->board_.console != model::ConsoleKind::kCmsdkUart) return 0;
+  const uint32_t address = self->board_.console_address + static_cast<uint32_t>(offset);
+  self->note_device_access(address);
+  const auto value = self->uart_.read(static_cast<uint32_t>(offset));
+  if (!value)
+    self->stop_with_fault("unmodelled-register", self->mmio_pc(),
+                          fmt::format("read of UART register {:#010x}, which the simulator's "
+                                      "CMSDK UART does not model",
+                                      address));
+  return value.value_or(0);
+}
 
 void Machine::on_console_write(uc_engine*, uint64_t offset, unsigned, uint64_t value,
                                void* self_ptr) {
   auto* self = static_cast<Machine*>(self_ptr);
-  self->note_device_access(self->board_.console_address + static_cast<uint32_t>(offset));
+  const uint32_t address = self->board_.console_address + static_cast<uint32_t>(offset);
+  self->note_device_access(address);
+  if (self->board_.console == model::ConsoleKind::kCmsdkUart) {
+    const auto written =
+        self->uart_.write(static_cast<uint32_t>(offset), static_cast<uint32_t>(value));
+    if (written.sent) self->outcome_.console.push_back(*written.sent);
+    if (!written.modelled)
+      self->stop_with_fault("unmodelled-register", self->mmio_pc(),
+                            fmt::format("write of {:#x} to UART register {:#010x}, which the "
+                                        "simulator's CMSDK UART does not model",
+                                        value, address));
+    return;
+  }
   if (offset == kConsoleTx) {
     self->outcome_.console.push_back(static_cast<char>(value & 0xFF));
   } else if (offset == kConsoleExit) {
@@ -1035,6 +1059,7 @@ RunOutcome Machine::run(uint64_t cycle_budget) {
   // model's pipeline state behind, and they would change this run's counts.
   uc_context_restore(uc_, reset_context_);
   if (semihosting_) semihosting_->reset();
+  uart_ = CmsdkUart{};
   // Restore the image's writable segments: newlib's rdimon crt0 does not copy .data from flash
   // (a debugger loads it straight to RAM), so without this a second run starts from the first
   // run's .data. Harness firmware copies .data itself and is unaffected.

@@ -2,9 +2,10 @@
 // The simulated microcontroller: Unicorn's Cortex-M CPU with the board's memory map, the
 // system control space, the console register, a per-core timing model and a cycle budget.
 //
-// Console (docs/SIMULATOR.md): the board's console_address is a 4 KiB register block;
-// offset 0 = TX (a write emits its low byte), offset 4 = EXIT (a write ends the run with that
-// code).
+// Console (docs/SIMULATOR.md): the board's console_address is a 4 KiB register block. For
+// `console = "sim"`: offset 0 = TX (a write emits its low byte), offset 4 = EXIT (a write ends
+// the run with that code). For `console = "cmsdk-uart"` (the QEMU MPS2 boards): a CMSDK APB
+// UART's registers (sim/cmsdk_uart.h), no EXIT register (those boards exit by semihosting).
 #include <unicorn/unicorn.h>
 
 #include <cstdint>
@@ -21,6 +22,7 @@
 #include "model/board.h"
 #include "model/run_result.h"
 #include "sim/execution_observer.h"
+#include "sim/cmsdk_uart.h"
 #include "sim/instruction.h"
 #include "sim/instruction_decoder.h"
 #include "sim/it_block.h"
@@ -236,6 +238,7 @@ class Machine {
   uc_context* reset_context_ = nullptr;   // CPU registers as created, restored by `run`
   const elf::ElfImage* image_ = nullptr;
   std::optional<Semihosting> semihosting_;  // set by `load`
+  CmsdkUart uart_;  // the console registers of a `console = "cmsdk-uart"` board
 
   // Decoded instructions: per memory region a table indexed by (address - origin) / 2 that
   // points into `instructions_`, which stores them densely in decode order (a deque, so the

@@ -169,6 +169,15 @@ util::Result<model::Board> parse_board(std::string_view text, std::string source
                                  **console_kind)));
     board.console = *kind;
   }
+  FATHOM_TRY(counter, r.string("cycle_counter"));
+  if (*counter) {
+    auto kind = model::parse_cycle_counter_kind(**counter);
+    if (!kind)
+      return tl::unexpected(r.error_at_key(
+          "cycle_counter",
+          fmt::format("cycle_counter is '{}'; use \"dwt\" (the DWT CYCCNT register)", **counter)));
+    board.cycle_counter = *kind;
+  }
   FATHOM_TRY(verified, r.boolean("verified_on_silicon"));
   board.verified_on_silicon = verified->value_or(true);
 

@@ -11,7 +11,8 @@
 // `multiplier` is "fast" or "small" (default "fast"; docs/TIMING.md); `target` is "sim"
 // (default), "qemu" (needs [qemu] machine) or "serial" (needs [serial] flash); `console` is
 // "sim" (default), "cmsdk-uart" or "uart" (a board's own UART: console_address is then
-// optional and the simulator cannot run the board). Every error is one line
+// optional and the simulator cannot run the board); `cycle_counter` is "dwt" (default; the
+// header firmware/boards/common/cycle_counter_dwt.h). Every error is one line
 // `FILE:LINE:COL: message`.
 #include <array>
 #include <filesystem>

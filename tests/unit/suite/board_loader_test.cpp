@@ -192,6 +192,42 @@ TEST(BoardLoader, TargetDefaultsToTheSimulator) {
   EXPECT_TRUE(board->verified_on_silicon);
 }
 
+TEST(BoardLoader, CycleCounterDefaultsToTheDwtAndRejectsUnknownCounters) {
+  auto plain = parse_board(board_text(), "b.toml");
+  ASSERT_TRUE(plain.has_value()) << plain.error().message;
+  EXPECT_EQ(plain->cycle_counter, model::CycleCounterKind::kDwt);
+  auto dwt = parse_board(board_text("cycle_counter = \"dwt\"\n"), "b.toml");
+  ASSERT_TRUE(dwt.has_value()) << dwt.error().message;
+  EXPECT_EQ(dwt->cycle_counter, model::CycleCounterKind::kDwt);
+  EXPECT_EQ(model::to_string(dwt->cycle_counter), "dwt");
+  EXPECT_NE(error_of(board_text("cycle_counter = \"systick\"\n"))
+                .find("b.toml:8:17: cycle_counter is 'systick'; use \"dwt\""),
+            std::string::npos);
+}
+
+TEST(BoardLoader, LoadsTheQemuBoardsFromTheRepository) {
+  auto an386 = load_board(kBoardsDir, "qemu-mps2-an386");
+  ASSERT_TRUE(an386.has_value()) << an386.error().message;
+  EXPECT_EQ(an386->target, model::TargetKind::kQemu);
+  EXPECT_EQ(an386->console, model::ConsoleKind::kCmsdkUart);
+  EXPECT_EQ(an386->console_address, 0x40004000u);
+  ASSERT_TRUE(an386->qemu.has_value());
+  EXPECT_EQ(an386->qemu->machine, "mps2-an386");
+  EXPECT_TRUE(an386->simulator_can_run());
+
+  auto an505 = load_board(kBoardsDir, "qemu-mps2-an505");
+  ASSERT_TRUE(an505.has_value()) << an505.error().message;
+  EXPECT_EQ(an505->core, "cortex-m33");
+  EXPECT_EQ(an505->console_address, 0x50200000u);
+  ASSERT_TRUE(an505->qemu.has_value());
+  EXPECT_EQ(an505->qemu->machine, "mps2-an505");
+  // The machine boots only images at the Secure aliases of its SSRAMs.
+  ASSERT_NE(an505->flash(), nullptr);
+  EXPECT_EQ(an505->flash()->origin, 0x10000000u);
+  ASSERT_NE(an505->region("sram"), nullptr);
+  EXPECT_EQ(an505->region("sram")->origin, 0x38000000u);
+}
+
 TEST(BoardLoader, ParsesQemuAndSerialSettings) {
   auto qemu = parse_board(board_text("target = \"qemu\"\nconsole = \"cmsdk-uart\"\n"
                                      "[qemu]\nmachine = \"mps2-an386\"\ncpu = \"cortex-m4\"\n"),
