@@ -53,7 +53,7 @@ util::Result<QemuPlugin> build_qemu_plugin(const QemuPluginBuild& build) {
   if (ec) return util::fail(fmt::format("cannot create {}: {}", dir.string(), ec.message()));
   // Built under a private name, then renamed: a concurrent fathom never sees half a library.
   const fs::path partial = dir / fmt::format("fathom_probe_plugin.so.{}.partial", ::getpid());
-  auto cc = util::run_process({build.compiler, "-shared", "-fPIC", "-O2", "-std=c11", "-Wall",
+  auto cc = util::run_process({build.compiler, "-shared", "-fPIC", "-O2", "-std=gnu11", "-Wall",
                                "-Wextra", "-Werror", "-I" + include_dir.string(),
                                build.plugin_source.string(), "-o", partial.string()});
   if (!cc) return tl::unexpected(cc.error());

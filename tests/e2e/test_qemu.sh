@@ -11,6 +11,7 @@ command -v cc >/dev/null 2>&1 || skip "no host C compiler (cc) to build the QEMU
 "$FATHOM" sources | grep -qE '^qemu +7\.2 +ok' ||
   skip "qemu sources (the plugin header) are not cached (fathom sources --fetch)"
 BOARD="${FATHOM_QEMU_TEST_BOARD:-qemu-mps2-an386}"
+[ -f "$SRC/firmware/boards/$BOARD/board.toml" ] || skip "no board $BOARD in firmware/boards"
 
 expect_exit 0 "$FATHOM" run --board "$BOARD" --config mbedtls --op sha256_1k \
   --op ecdh_p256_keygen --runs 2 --no-history --fresh --format json --out "$WORK/run"

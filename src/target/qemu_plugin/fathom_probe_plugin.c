@@ -86,7 +86,7 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb) {
   }
 }
 
-static void on_exit(qemu_plugin_id_t id, void *p) {
+static void write_at_exit(qemu_plugin_id_t id, void *p) {
   (void)id;
   (void)p;
   FILE *f = fopen(out_path, "w");
@@ -131,6 +131,6 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
     return -1;
   }
   qemu_plugin_register_vcpu_tb_trans_cb(id, on_translate);
-  qemu_plugin_register_atexit_cb(id, on_exit, NULL);
+  qemu_plugin_register_atexit_cb(id, write_at_exit, NULL);
   return 0;
 }
