@@ -76,9 +76,17 @@ struct OperationResult {
   // not be the operation's cost. Empty for an ordinary operation. Not an error.
   std::string not_timed;
 
+  // Measured with cycles (the simulator, a board with a cycle counter).
   bool has_timing() const {
     return kat == KatStatus::kPassed && cycles.has_value() && not_timed.empty();
   }
+  // Measured by instructions only: the KAT passed and the target counted instructions but has
+  // no cycle counter (QEMU); cycles and time are unavailable, never zero.
+  bool has_instructions_only() const {
+    return kat == KatStatus::kPassed && !cycles && instructions.has_value() &&
+           not_timed.empty();
+  }
+  bool is_measured() const { return has_timing() || has_instructions_only(); }
 };
 
 // Where a number came from. Serialized as-is into JSON.

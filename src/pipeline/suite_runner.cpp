@@ -22,10 +22,12 @@
 #include "pipeline/suite_builder.h"
 #include "elf/elf_image.h"
 #include "elf/harness_operations.h"
+#include "sources/source_cache.h"
 #include "sources/source_lock.h"
 #include "suite/analysis_specs.h"
 #include "suite/board_loader.h"
 #include "target/target_factory.h"
+#include "util/cache_dir.h"
 #include "util/parallel_for.h"
 #include "util/version.h"
 
@@ -66,6 +68,16 @@ std::string observers_text(const target::Target& target,
   for (const auto& [group, patterns] : groups)
     text += fmt::format(" share[{}]={}", group, fmt::join(patterns, ","));
   return text;
+}
+
+// The pinned qemu source's root (its plugin header builds the QEMU target's plugin), without
+// fetching; empty if it is not there (the QEMU target then says to fetch it).
+std::filesystem::path qemu_source_root(const sources::SourceLock& lock) {
+  const sources::SourceEntry* entry = lock.find("qemu");
+  auto cache_root = util::cache_dir();
+  if (entry == nullptr || !cache_root) return {};
+  auto root = sources::SourceCache(*cache_root).root(*entry);
+  return root ? *root : std::filesystem::path();
 }
 
 // The board description as the simulator reads it (its board.toml), for the result key.
@@ -169,9 +181,13 @@ util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOpt
 
       // The target that runs it (target/target_factory.h), with the caller's observers when
       // it asks for its own.
+      target::TargetSettings target_settings = options.target;
+      if (target::target_kind(*board, target_settings) == model::TargetKind::kQemu &&
+          target_settings.qemu_source_root.empty())
+        target_settings.qemu_source_root = qemu_source_root(*lock);
       auto target = options.target_for_image
                         ? options.target_for_image(*board, *elf, built->elf)
-                        : target::make_target(*board, options.target);
+                        : target::make_target(*board, target_settings);
       if (!target) return tl::unexpected(target.error());
       prov.target = (*target)->name();
 

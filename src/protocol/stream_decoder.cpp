@@ -9,6 +9,7 @@
 
 #include "model/statistics.h"
 #include "protocol/record.h"
+#include "util/error.h"
 
 namespace fathom::protocol {
 namespace {
@@ -49,30 +50,65 @@ bool is_operation_name(std::string_view name) {
   });
 }
 
-// Finds the CYCCNT reads that produced values the firmware reported.
+// Finds the two counter reads of a CAL or SAMPLE record: by the values the firmware reported
+// (cycle probes), or by position, the last two reads before the record's first console byte
+// (positioned probes, a counter without cycles).
 class ProbeIndex {
  public:
-  explicit ProbeIndex(std::span<const CycleProbe> probes) : probes_(probes) {}
+  explicit ProbeIndex(std::span<const CycleProbe> probes) : cycle_probes_(probes) {}
+  explicit ProbeIndex(std::span<const PositionedProbe> probes)
+      : positioned_(true), positioned_probes_(probes) {}
 
+  bool positioned() const { return positioned_; }
+
+  // The reads (i0, i1) that returned t0 and t1, the first at or after `from` (else the most
+  // recent before it), the second after the first; or, positioned, the last two before
+  // console byte `record_offset`, both at or after `from`. A description of what is missing
+  // otherwise.
+  util::Result<std::pair<size_t, size_t>> pair(uint32_t t0, uint32_t t1, size_t from,
+                                               uint64_t record_offset) const {
+    if (positioned_) {
+      const auto end = std::upper_bound(
+          positioned_probes_.begin(), positioned_probes_.end(), record_offset,
+          [](uint64_t offset, const PositionedProbe& p) { return offset < p.console_offset; });
+      const auto count = static_cast<size_t>(end - positioned_probes_.begin());
+      if (count < 2 || count - 2 < from)
+        return util::fail(fmt::format("no two unused counter reads before console byte {}",
+                                      record_offset));
+      return std::pair{count - 2, count - 1};
+    }
+    const auto i0 = find(t0, from);
+    const auto i1 = i0 ? find_forward(t1, *i0 + 1) : std::nullopt;
+    if (!i0 || !i1)
+      return util::fail(
+          fmt::format("no CYCCNT read returned {}={}", i0 ? "t1" : "t0", i0 ? t1 : t0));
+    return std::pair{*i0, *i1};
+  }
+
+  uint64_t instructions(size_t index) const {
+    return positioned_ ? positioned_probes_[index].instructions
+                       : cycle_probes_[index].instructions;
+  }
+
+ private:
   // Index of the first probe at or after `from` that returned `cyccnt`.
   std::optional<size_t> find_forward(uint32_t cyccnt, size_t from) const {
-    for (size_t i = from; i < probes_.size(); ++i)
-      if (probes_[i].cyccnt == cyccnt) return i;
+    for (size_t i = from; i < cycle_probes_.size(); ++i)
+      if (cycle_probes_[i].cyccnt == cyccnt) return i;
     return std::nullopt;
   }
 
   // find_forward(cyccnt, from), else the most recent probe before `from` with that value.
   std::optional<size_t> find(uint32_t cyccnt, size_t from) const {
     if (auto i = find_forward(cyccnt, from)) return i;
-    for (size_t i = std::min(from, probes_.size()); i > 0; --i)
-      if (probes_[i - 1].cyccnt == cyccnt) return i - 1;
+    for (size_t i = std::min(from, cycle_probes_.size()); i > 0; --i)
+      if (cycle_probes_[i - 1].cyccnt == cyccnt) return i - 1;
     return std::nullopt;
   }
 
-  uint64_t instructions(size_t index) const { return probes_[index].instructions; }
-
- private:
-  std::span<const CycleProbe> probes_;
+  bool positioned_ = false;
+  std::span<const CycleProbe> cycle_probes_;
+  std::span<const PositionedProbe> positioned_probes_;
 };
 
 // Per-operation bookkeeping beside the OperationResult that is handed out.
@@ -87,9 +123,8 @@ struct OperationState {
 
 class Decoder {
  public:
-  explicit Decoder(std::optional<std::span<const CycleProbe>> probes) {
-    if (probes) probes_.emplace(*probes);
-  }
+  explicit Decoder(std::optional<ProbeIndex> probes)
+      : probes_(std::move(probes)), counter_has_cycles_(!probes_ || !probes_->positioned()) {}
 
   DecodedStream run(std::string_view bytes) {
     size_t pos = 0;
@@ -100,6 +135,7 @@ class Decoder {
       const bool terminated = newline != std::string_view::npos;
       const std::string_view line =
           bytes.substr(pos, terminated ? newline - pos : std::string_view::npos);
+      line_offset_ = pos;
       pos = terminated ? newline + 1 : bytes.size();
       handle_line(line, line_number, terminated);
     }
@@ -279,22 +315,21 @@ class Decoder {
     if (!t0 || !t1) return;
     out_.cal.emplace(*t0, *t1);
     if (!probes_) return;
-    const auto i0 = probes_->find(*t0, probe_cursor_);
-    const auto i1 = i0 ? probes_->find_forward(*t1, *i0 + 1) : std::nullopt;
-    if (!i0 || !i1) {
-      error(record, fmt::format("CAL: no CYCCNT read returned {}={}; no instruction counts for "
-                                "this image",
-                                i0 ? "t1" : "t0", i0 ? *t1 : *t0));
+    const auto reads = probes_->pair(*t0, *t1, probe_cursor_, line_offset_);
+    if (!reads) {
+      error(record, fmt::format("CAL: {}; no instruction counts for this image",
+                                reads.error().message));
       return;
     }
-    probe_cursor_ = std::max(probe_cursor_, *i1 + 1);
-    if (probes_->instructions(*i1) < probes_->instructions(*i0)) {
+    const auto [i0, i1] = *reads;
+    probe_cursor_ = std::max(probe_cursor_, i1 + 1);
+    if (probes_->instructions(i1) < probes_->instructions(i0)) {
       error(record,
             "CAL: the instruction count decreased between its reads; no instruction "
             "counts for this image");
       return;
     }
-    cal_instructions_ = probes_->instructions(*i1) - probes_->instructions(*i0);
+    cal_instructions_ = probes_->instructions(i1) - probes_->instructions(i0);
   }
 
   void on_kat(const Record& record) {
@@ -403,6 +438,14 @@ class Decoder {
                                 op->operation));
       return;
     }
+    if (!counter_has_cycles_) {
+      // The counter values mean nothing here; the run counts as timed when its instructions
+      // are known.
+      if (!st.instructions_unavailable) add_instructions(record, *op, st, *t0, *t1);
+      if (!st.instructions_unavailable && op->instruction_samples.size() == 1)
+        out_.run_order.push_back(op->operation);
+      return;
+    }
     // Unsigned 32-bit subtraction is exactly (t1 - t0) mod 2^32: CYCCNT wraps.
     const uint32_t raw_cycles = *t1 - *t0;
     const uint32_t overhead_cycles = out_.cal->second - out_.cal->first;
@@ -420,16 +463,15 @@ class Decoder {
   void add_instructions(const Record& record, model::OperationResult& op, OperationState& st,
                         uint32_t t0, uint32_t t1) {
     std::string problem;
-    const auto i0 = probes_->find(t0, probe_cursor_);
-    const auto i1 = i0 ? probes_->find_forward(t1, *i0 + 1) : std::nullopt;
+    const auto reads = probes_->pair(t0, t1, probe_cursor_, line_offset_);
     if (!cal_instructions_) {
       problem = "the CAL reads were not found";
-    } else if (!i0 || !i1) {
-      problem = fmt::format("no CYCCNT read returned {}={}", i0 ? "t1" : "t0", i0 ? t1 : t0);
+    } else if (!reads) {
+      problem = reads.error().message;
     } else {
-      probe_cursor_ = std::max(probe_cursor_, *i1 + 1);
-      const uint64_t at_t0 = probes_->instructions(*i0);
-      const uint64_t at_t1 = probes_->instructions(*i1);
+      probe_cursor_ = std::max(probe_cursor_, reads->second + 1);
+      const uint64_t at_t0 = probes_->instructions(reads->first);
+      const uint64_t at_t1 = probes_->instructions(reads->second);
       if (at_t1 < at_t0 || at_t1 - at_t0 < *cal_instructions_)
         problem = fmt::format(
             "instruction count went from {} to {} between its reads, less "
@@ -583,10 +625,13 @@ class Decoder {
       model::OperationResult& op = out_.operations[i];
       const OperationState& st = op_state_[i];
       const uint32_t expected_runs = st.inputs_runs.value_or(out_.hello.runs);
+      // Without cycles, a timed sample is an instruction sample.
+      const size_t accepted =
+          counter_has_cycles_ ? op.cycle_samples.size() : op.instruction_samples.size();
       if (op.kat == model::KatStatus::kPassed && !st.skipped && hello_seen_ &&
-          op.cycle_samples.size() != expected_runs)
+          accepted != expected_runs)
         out_.errors.push_back(fmt::format("operation {}: {} of {} timed samples were accepted",
-                                          op.operation, op.cycle_samples.size(), expected_runs));
+                                          op.operation, accepted, expected_runs));
       if (!probes_ || st.instructions_unavailable) op.instruction_samples.clear();
       op.cycles = model::summarize(op.cycle_samples);
       op.instructions = model::summarize(op.instruction_samples);
@@ -594,6 +639,8 @@ class Decoder {
   }
 
   std::optional<ProbeIndex> probes_;
+  const bool counter_has_cycles_;
+  size_t line_offset_ = 0;  // console byte where the current line starts
   size_t probe_cursor_ = 0;
   std::optional<uint64_t> cal_instructions_;
 
@@ -636,7 +683,14 @@ std::string escape_log_text(std::string_view bytes, size_t max_input_bytes) {
 
 DecodedStream decode_stream(std::string_view console_bytes,
                             std::optional<std::span<const CycleProbe>> cycle_probes) {
-  return Decoder(cycle_probes).run(console_bytes);
+  std::optional<ProbeIndex> index;
+  if (cycle_probes) index.emplace(*cycle_probes);
+  return Decoder(std::move(index)).run(console_bytes);
+}
+
+DecodedStream decode_stream_without_cycles(std::string_view console_bytes,
+                                           std::span<const PositionedProbe> probes) {
+  return Decoder(ProbeIndex(probes)).run(console_bytes);
 }
 
 }  // namespace fathom::protocol

@@ -32,6 +32,13 @@ struct CycleProbe {
   uint64_t instructions = 0;  // instructions retired at that moment
 };
 
+// One read of the counter on a target whose counter carries no cycles (QEMU models none:
+// DWT_CYCCNT reads 0): the instructions retired and the console bytes written before it.
+struct PositionedProbe {
+  uint64_t instructions = 0;
+  uint64_t console_offset = 0;
+};
+
 struct DecodedStream {
   HelloInfo hello;
   std::optional<std::pair<uint32_t, uint32_t>> cal;  // raw CYCCNT (t0, t1) of the CAL record
@@ -62,6 +69,15 @@ struct DecodedStream {
 // Never fails as a whole: problems go to DecodedStream::errors.
 DecodedStream decode_stream(std::string_view console_bytes,
                             std::optional<std::span<const CycleProbe>> cycle_probes = std::nullopt);
+
+// Decodes `console_bytes` from a target whose counter values carry no cycles: the records'
+// counter fields are ignored, cycle_samples and cycles stay empty, and each CAL or SAMPLE
+// record's two reads are the last two `probes` before the record's first byte (the harness
+// reads the counter twice and writes nothing in between but the operation's own log, then
+// writes the record). Instruction samples are then made as with cycle probes; an operation's
+// timed samples are counted by its instruction samples.
+DecodedStream decode_stream_without_cycles(std::string_view console_bytes,
+                                           std::span<const PositionedProbe> probes);
 
 // `bytes` as printable ASCII: '\\' becomes "\\\\", bytes outside 0x20..0x7e become "\xNN".
 // At most `max_input_bytes` of the input are kept; a longer input ends with

@@ -83,7 +83,10 @@ void write_speed(std::ostream& out, const Summary& summary, const RowKey& key) {
   for (const auto& row : summary.rows) {
     if (!row.operation) continue;
     auto cells = key.cells(*row.image, row.operation);
-    if (row.timed) {
+    if (row.cycles_unavailable) {
+      cells.insert(cells.end(),
+                   {with_thousands(row.operation->instructions->count), "n/a", "n/a", "n/a", "n/a"});
+    } else if (row.timed) {
       const auto& c = *row.operation->cycles;
       cells.insert(cells.end(), {with_thousands(c.count), rounded(c.mean), rounded(c.median),
                                  with_thousands(c.min), with_thousands(c.max)});
@@ -94,6 +97,7 @@ void write_speed(std::ostream& out, const Summary& summary, const RowKey& key) {
     }
     write_row(out, cells);
   }
+  if (any_cycles_unavailable(summary)) out << "\nn/a: " << kCyclesUnavailableNote << "\n";
 }
 
 void write_memory(std::ostream& out, const Summary& summary, const RowKey& key) {

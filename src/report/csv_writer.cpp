@@ -93,7 +93,14 @@ void CsvWriter::write(const model::RunResult& run, std::ostream& out) const {
     } else {
       fields.insert(fields.end(), {"not-run", ""});
     }
-    if (row.timed) {
+    if (row.cycles_unavailable) {
+      // No cycle counter on the target: the cycle and time fields stay empty.
+      fields.push_back(std::to_string(op->instructions->count));
+      fields.push_back(op->distinct_inputs ? std::to_string(op->distinct_inputs) : "");
+      fields.insert(fields.end(), 5, "");
+      fields.push_back(plain_number(op->instructions->median));
+      fields.push_back("");
+    } else if (row.timed) {
       const auto& c = *op->cycles;
       fields.insert(fields.end(),
                     {std::to_string(c.count),

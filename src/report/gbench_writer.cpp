@@ -14,6 +14,8 @@
 #include <set>
 #include <thread>
 
+#include "report/summary.h"
+
 namespace fathom::report {
 namespace {
 
@@ -129,6 +131,13 @@ void GbenchWriter::write(const model::RunResult& run, std::ostream& out) const {
         continue;
       }
       const std::string name = unique_name(img.configuration + "/" + op.operation + suffix);
+      if (op.has_instructions_only()) {
+        // Google Benchmark entries need a time, which needs cycles.
+        error_entry(name, fmt::format("{}; median {} instructions",
+                                      kCyclesUnavailableNote,
+                                      plain_number(op.instructions->median)));
+        continue;
+      }
       if (!op.has_timing()) {
         error_entry(name, no_timing_reason(img, op));
         continue;

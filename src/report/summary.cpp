@@ -94,6 +94,11 @@ std::string row_note(const SummaryRow& row) {
   return "";
 }
 
+bool any_cycles_unavailable(const Summary& summary) {
+  return std::any_of(summary.rows.begin(), summary.rows.end(),
+                     [](const SummaryRow& row) { return row.cycles_unavailable; });
+}
+
 Summary summarize_run(const model::RunResult& run, RowOrder order) {
   Summary summary;
   std::vector<std::string> configurations, boards, operations;
@@ -114,8 +119,9 @@ Summary summarize_run(const model::RunResult& run, RowOrder order) {
     row.operation = op;
     if (!op) return row;
     row.kat_passed = op->kat == model::KatStatus::kPassed;
-    row.timed = op->has_timing();
-    if (!row.timed) return row;
+    row.timed = op->is_measured();
+    row.cycles_unavailable = op->has_instructions_only();
+    if (!row.timed || row.cycles_unavailable) return row;
     const double median = op->cycles->median;
     if (image.provenance.clock_hz > 0)
       row.time_us = median * 1e6 / static_cast<double>(image.provenance.clock_hz);
@@ -152,7 +158,7 @@ Summary summarize_run(const model::RunResult& run, RowOrder order) {
   // The fastest configuration per (board, operation).
   std::map<std::pair<std::string, std::string>, std::vector<SummaryRow*>> groups;
   for (auto& row : summary.rows)
-    if (row.timed) groups[{row.image->board, row.operation->operation}].push_back(&row);
+    if (row.timed && !row.cycles_unavailable) groups[{row.image->board, row.operation->operation}].push_back(&row);
   for (auto& [key, rows] : groups) {
     if (rows.size() < 2) continue;
     double best = rows.front()->operation->cycles->median;

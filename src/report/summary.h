@@ -24,6 +24,9 @@ struct SummaryRow {
   // (cycles, instructions, time, memory, ratio) is printed only when this is true, memory
   // figures only when the KAT passed.
   bool timed = false;
+  // Timed by instructions only (OperationResult::has_instructions_only): cycles, time, ratio
+  // and the fastest mark are unavailable; printed as "n/a" with kCyclesUnavailableNote.
+  bool cycles_unavailable = false;
   bool kat_passed = false;
   std::optional<double> time_us;  // median cycles / provenance.clock_hz, in microseconds
   // This row's median cycles ÷ the baseline's for the same operation and board. The baseline
@@ -50,6 +53,13 @@ struct Summary {
   // in foo: ...") and per failed KAT, in image order.
   std::vector<std::string> problems;
 };
+
+// The footnote of every report that prints a row with cycles unavailable.
+inline constexpr const char* kCyclesUnavailableNote =
+    "cycles unavailable on this target (QEMU models no cycle counter)";
+
+// Whether any row is timed by instructions only.
+bool any_cycles_unavailable(const Summary& summary);
 
 Summary summarize_run(const model::RunResult& run, RowOrder order);
 

@@ -12,6 +12,7 @@ namespace fathom::report {
 namespace {
 
 constexpr const char* kMissing = "-";
+constexpr const char* kUnavailable = "n/a";  // cycles on a target without a cycle counter
 
 std::string cycles(double value) {
   if (!std::isfinite(value) || value < 0) return kMissing;
@@ -73,7 +74,12 @@ Grid summary_grid(const Summary& summary) {
   for (const auto& row : summary.rows) show_note = show_note || !row_note(row).empty();
 
   auto stats = [](const SummaryRow& row) -> const model::Statistics* {
-    return row.timed ? &*row.operation->cycles : nullptr;
+    return row.timed && !row.cycles_unavailable ? &*row.operation->cycles : nullptr;
+  };
+  // A cycle statistic's cell: "n/a" where the target has no cycle counter.
+  auto cycle_cell = [&](const SummaryRow& r, const std::function<std::string(const model::Statistics&)>& f) {
+    if (r.cycles_unavailable) return std::string(kUnavailable);
+    return stats(r) ? f(*stats(r)) : std::string(kMissing);
   };
   std::vector<Column> columns;
   columns.push_back({"configuration", false, [](auto& r) { return r.image->configuration; }});
@@ -82,7 +88,7 @@ Grid summary_grid(const Summary& summary) {
                        return r.operation ? r.operation->operation : std::string(kMissing);
                      }});
   columns.push_back({"median [cycles]", true,
-                     [&](auto& r) { return stats(r) ? cycles(stats(r)->median) : kMissing; }});
+                     [&](auto& r) { return cycle_cell(r, [](auto& s) { return cycles(s.median); }); }});
   // '*' marks the fastest configuration of each operation (per board), "tie" every
   // configuration as fast as the fastest within the noise threshold.
   bool show_fastest = false;
@@ -101,15 +107,20 @@ Grid summary_grid(const Summary& summary) {
                          return "";
                        }});
   columns.push_back(
-      {"p99 [cycles]", true, [&](auto& r) { return stats(r) ? cycles(stats(r)->p99) : kMissing; }});
-  columns.push_back({"min [cycles]", true,
-                     [&](auto& r) { return stats(r) ? with_thousands(stats(r)->min) : kMissing; }});
-  columns.push_back({"max [cycles]", true,
-                     [&](auto& r) { return stats(r) ? with_thousands(stats(r)->max) : kMissing; }});
+      {"p99 [cycles]", true, [&](auto& r) { return cycle_cell(r, [](auto& s) { return cycles(s.p99); }); }});
+  columns.push_back({"min [cycles]", true, [&](auto& r) {
+                       return cycle_cell(r, [](auto& s) { return with_thousands(s.min); });
+                     }});
+  columns.push_back({"max [cycles]", true, [&](auto& r) {
+                       return cycle_cell(r, [](auto& s) { return with_thousands(s.max); });
+                     }});
   // '*': the samples are over distinct inputs (a footnote says how many).
   columns.push_back({"n", true, [&](auto& r) {
-                       if (!stats(r)) return std::string(kMissing);
-                       return std::to_string(stats(r)->count) +
+                       // Without cycles, the runs are counted by their instruction samples.
+                       const model::Statistics* s =
+                           r.cycles_unavailable ? &*r.operation->instructions : stats(r);
+                       if (!s) return std::string(kMissing);
+                       return std::to_string(s->count) +
                               (r.operation->distinct_inputs ? "*" : "");
                      }});
   columns.push_back({"instructions (median)", true, [](auto& r) {
@@ -118,10 +129,15 @@ Grid summary_grid(const Summary& summary) {
                                   : kMissing;
                      }});
   columns.push_back(
-      {"time [µs]", true, [](auto& r) { return r.time_us ? microseconds(*r.time_us) : kMissing; }});
+      {"time [µs]", true, [](auto& r) {
+         return r.cycles_unavailable ? kUnavailable
+                                     : r.time_us ? microseconds(*r.time_us) : kMissing;
+       }});
   if (show_ratio)
     columns.push_back({"ratio", true, [](auto& r) {
-                         return r.ratio ? fmt::format("{:.2f}×", *r.ratio) : kMissing;
+                         return r.cycles_unavailable ? std::string(kUnavailable)
+                                : r.ratio ? fmt::format("{:.2f}×", *r.ratio)
+                                          : std::string(kMissing);
                        }});
   columns.push_back({"peak stack [bytes]", true, [](auto& r) {
                        return r.operation
@@ -152,6 +168,8 @@ Grid summary_grid(const Summary& summary) {
   if (show_note) columns.push_back({"note", false, [](auto& r) { return row_note(r); }});
 
   Grid grid;
+  if (any_cycles_unavailable(summary))
+    grid.footnotes.push_back(fmt::format("n/a: {}", kCyclesUnavailableNote));
   if (show_fastest)
     grid.footnotes.push_back(fmt::format(
         "fastest: * the lowest median, more than {}% below every other configuration's; tie: "

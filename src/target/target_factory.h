@@ -2,6 +2,7 @@
 // Picks the target that runs a board's images: board.toml `target` ("sim", "qemu", "serial"),
 // unless the command line names another (`--target`). The pipeline reaches every target
 // through this and target/target.h only.
+#include <chrono>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -25,7 +26,13 @@ struct TargetSettings {
   SimSettings sim;
   SerialOverrides serial;
   std::string qemu_binary = "qemu-system-arm";  // found on PATH
-  // Scratch space for files a target makes per run (patched ELF, probe log); created on use.
+  // The unpacked pinned `qemu` source (sources.lock), whose plugin header the QEMU target's
+  // plugin is built against; the caller finds it (empty = not fetched).
+  std::filesystem::path qemu_source_root;
+  // A QEMU run that takes longer is killed and reported as fault "timeout".
+  std::chrono::milliseconds qemu_timeout{std::chrono::minutes(30)};
+  // Scratch space for files a target makes per run (patched ELF, probe log); created on use;
+  // empty = <cache>/tmp.
   std::filesystem::path work_dir;
 };
 

@@ -2,12 +2,15 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 
 extern char** environ;
@@ -92,11 +95,27 @@ Result<ProcessOutput> run_process(const std::vector<std::string>& argv,
   std::array<std::string*, 2> sinks{&output.stdout_text, &output.stderr_text};
   int open_streams = 2;
   char buffer[16384];
+  using Clock = std::chrono::steady_clock;
+  const auto deadline = options.timeout ? std::optional(Clock::now() + *options.timeout)
+                                        : std::nullopt;
   while (open_streams > 0) {
-    if (::poll(fds.data(), fds.size(), -1) < 0) {
+    int wait_ms = -1;
+    if (deadline && !output.timed_out) {
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(*deadline -
+                                                                              Clock::now());
+      if (left.count() <= 0) {
+        ::kill(pid, SIGKILL);  // its pipes close when it dies; keep draining them
+        output.timed_out = true;
+      } else {
+        wait_ms = static_cast<int>(std::min<long long>(left.count() + 1, 60'000));
+      }
+    }
+    const int ready = ::poll(fds.data(), fds.size(), wait_ms);
+    if (ready < 0) {
       if (errno == EINTR) continue;
       break;
     }
+    if (ready == 0) continue;
     for (std::size_t i = 0; i < fds.size(); ++i) {
       if (fds[i].fd < 0 || fds[i].revents == 0) continue;
       const ssize_t n = ::read(fds[i].fd, buffer, sizeof buffer);

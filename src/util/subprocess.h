@@ -1,6 +1,8 @@
 #pragma once
 // Running an external program without a shell and capturing what it says.
+#include <chrono>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,11 +16,16 @@ struct ProcessOutput {
   int exit_code = 0;
   std::string stdout_text;
   std::string stderr_text;
+  // The child ran past ProcessOptions::timeout and was killed (SIGKILL); exit_code is then
+  // 128 + 9.
+  bool timed_out = false;
 };
 
 struct ProcessOptions {
   // Directory the child starts in; empty = the caller's current directory.
-  std::filesystem::path working_directory;
+  std::filesystem::path working_directory{};
+  // Longest the child may run; empty = no limit.
+  std::optional<std::chrono::milliseconds> timeout{};
 };
 
 // Runs `argv[0]` (looked up in PATH when it has no slash) with arguments `argv[1..]`, with

@@ -13,6 +13,23 @@ TEST(RunProcess, CapturesBothStreamsAndExitCode) {
   EXPECT_EQ(out->stderr_text, "to-err\n");
 }
 
+TEST(RunProcess, AChildPastItsTimeoutIsKilled) {
+  // `exec sleep` so that the killed process is the one holding the pipes.
+  auto out = run_process({"sh", "-c", "echo started; exec sleep 600"},
+                         {.timeout = std::chrono::milliseconds(200)});
+  ASSERT_TRUE(out) << out.error().message;
+  EXPECT_TRUE(out->timed_out);
+  EXPECT_EQ(out->exit_code, 128 + 9);
+  EXPECT_EQ(out->stdout_text, "started\n");
+}
+
+TEST(RunProcess, AChildWithinItsTimeoutIsNotKilled) {
+  auto out = run_process({"sh", "-c", "exit 4"}, {.timeout = std::chrono::minutes(10)});
+  ASSERT_TRUE(out) << out.error().message;
+  EXPECT_FALSE(out->timed_out);
+  EXPECT_EQ(out->exit_code, 4);
+}
+
 TEST(RunProcess, ArgumentsAreNotInterpretedByAShell) {
   auto out = run_process({"printf", "%s|", "a b", "$HOME", "*"});
   ASSERT_TRUE(out) << out.error().message;

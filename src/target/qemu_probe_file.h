@@ -1,0 +1,26 @@
+#pragma once
+// The file fathom's QEMU plugin writes at exit (src/target/qemu_plugin/fathom_probe_plugin.c):
+// every load from the counter address, with the instructions retired and the console bytes
+// written before it, and the run's totals.
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "protocol/stream_decoder.h"
+#include "util/error.h"
+
+namespace fathom::target {
+
+struct QemuProbes {
+  std::vector<protocol::PositionedProbe> probes;  // in the order the loads happened
+  uint64_t total_instructions = 0;                // every instruction the guest executed
+  uint64_t console_bytes = 0;                     // stores to the console's DATA register
+};
+
+// Parses the plugin's output ("fathom-qemu-probes 1", "probe <instructions> <console_bytes>"
+// lines, one "total <instructions> <console_bytes>" line last). Errors name the line: a wrong
+// header, an unknown or malformed line, a plugin-reported error, no total line, or probes whose
+// counts go backwards.
+util::Result<QemuProbes> parse_qemu_probes(std::string_view text);
+
+}  // namespace fathom::target

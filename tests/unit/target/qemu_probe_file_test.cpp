@@ -1,0 +1,49 @@
+#include "target/qemu_probe_file.h"
+
+#include <gtest/gtest.h>
+
+namespace fathom::target {
+namespace {
+
+TEST(QemuProbeFile, ReadsProbesAndTotals) {
+  auto p = parse_qemu_probes("fathom-qemu-probes 1\nprobe 10 0\nprobe 13 0\nprobe 900 57\n"
+                             "total 12345 400\n");
+  ASSERT_TRUE(p) << p.error().message;
+  ASSERT_EQ(p->probes.size(), 3u);
+  EXPECT_EQ(p->probes[2].instructions, 900u);
+  EXPECT_EQ(p->probes[2].console_offset, 57u);
+  EXPECT_EQ(p->total_instructions, 12345u);
+  EXPECT_EQ(p->console_bytes, 400u);
+}
+
+TEST(QemuProbeFile, NoProbesIsValid) {
+  auto p = parse_qemu_probes("fathom-qemu-probes 1\ntotal 7 0\n");
+  ASSERT_TRUE(p) << p.error().message;
+  EXPECT_TRUE(p->probes.empty());
+  EXPECT_EQ(p->total_instructions, 7u);
+}
+
+void expect_error(const std::string& text, const std::string& fragment) {
+  auto p = parse_qemu_probes(text);
+  ASSERT_FALSE(p) << "accepted: " << text;
+  EXPECT_NE(p.error().message.find(fragment), std::string::npos) << p.error().message;
+}
+
+TEST(QemuProbeFile, RejectsDamagedFiles) {
+  expect_error("", "empty");
+  expect_error("fathom-qemu-probes 2\ntotal 1 1\n", "header");
+  expect_error("fathom-qemu-probes 1\nprobe 10 0\n", "no total line");
+  expect_error("fathom-qemu-probes 1\nprobe 10\ntotal 20 0\n", "line 2");
+  expect_error("fathom-qemu-probes 1\nprobe 10 x\ntotal 20 0\n", "line 2");
+  expect_error("fathom-qemu-probes 1\nprobe -1 0\ntotal 20 0\n", "line 2");
+  expect_error("fathom-qemu-probes 1\nprobe 20 0\nprobe 10 0\ntotal 30 0\n", "backwards");
+  expect_error("fathom-qemu-probes 1\nprobe 20 5\nprobe 30 4\ntotal 30 5\n", "backwards");
+  expect_error("fathom-qemu-probes 1\nprobe 20 5\ntotal 10 5\n", "below the last probe");
+  expect_error("fathom-qemu-probes 1\ntotal 10 5\nprobe 20 5\n", "after the total");
+  expect_error("fathom-qemu-probes 1\nerror out of memory for probes\ntotal 1 1\n",
+               "plugin reported an error");
+  expect_error("fathom-qemu-probes 1\nprobe 1 2 3\ntotal 1 2\n", "line 2");
+}
+
+}  // namespace
+}  // namespace fathom::target
