@@ -10,6 +10,7 @@
 #include "cli/paths.h"
 #include "cli/suite_session.h"
 #include "history/run_store.h"
+#include "model/board.h"
 #include "report/writer.h"
 #include "util/error.h"
 
@@ -31,6 +32,9 @@ struct RunFlags {
   std::string name;        // label of the stored run
   int64_t jobs = 0;        // images built and run at once; 0 = online CPUs
   bool fresh = false;      // measure again even if the result cache holds the results
+  std::string target;      // --target: "" = each board's own
+  std::string port;        // --port: a serial board's UART
+  int64_t baud = 0;        // --baud: 0 = the board's
 };
 
 void write_file(const std::filesystem::path& path, const report::Writer& writer,
@@ -68,6 +72,9 @@ int run(const RunFlags& flags) {
   options.target.sim.hooks = flags.sim_hooks == "per-instruction"
                                  ? target::SimSettings::Hooks::kPerInstruction
                                  : target::SimSettings::Hooks::kBlock;
+  if (!flags.target.empty()) options.target.kind = model::parse_target_kind(flags.target);
+  options.target.serial.port = flags.port;
+  if (flags.baud > 0) options.target.serial.baud = static_cast<uint32_t>(flags.baud);
   if (flags.runs >= 0) options.runs = static_cast<uint32_t>(flags.runs);
   if (flags.warmup >= 0) options.warmup = static_cast<uint32_t>(flags.warmup);
   options.jobs = static_cast<unsigned>(flags.jobs);
@@ -142,6 +149,15 @@ void register_run_command(CLI::App& app, CommandState& state) {
                   "Images built and run at once (default: the number of online CPUs; 1 = one "
                   "after another); results are the same and in the same order")
       ->check(CLI::Range(1, 1024));
+  cmd->add_option("--target", flags->target,
+                  "Run on this target instead of each board's own (board.toml target): sim, "
+                  "qemu or serial")
+      ->check(CLI::IsMember({"sim", "qemu", "serial"}));
+  cmd->add_option("--port", flags->port,
+                  "Serial target: the board's UART device (default: its [serial] port)");
+  cmd->add_option("--baud", flags->baud,
+                  "Serial target: the UART's baud rate (default: its [serial] baud)")
+      ->check(CLI::Range(50, 20000000));
   cmd->add_flag("--fresh", flags->fresh,
                 "Measure every image again instead of reusing results from the result cache");
   cmd->callback([flags, &state] { state.exit_code = run(*flags); });

@@ -2,6 +2,7 @@
 
 #include <fmt/core.h>
 
+#include "target/serial_target.h"
 #include "target/sim_target.h"
 
 namespace fathom::target {
@@ -23,9 +24,12 @@ util::Result<std::unique_ptr<Target>> make_target(const model::Board& board,
     case model::TargetKind::kQemu:
       return util::fail_usage(
           fmt::format("board '{}': the QEMU target is not built in yet", board.name));
-    case model::TargetKind::kSerial:
-      return util::fail_usage(
-          fmt::format("board '{}': the serial target is not built in yet", board.name));
+    case model::TargetKind::kSerial: {
+      auto serial = SerialTarget::settings_for(board, settings.serial);
+      if (!serial) return tl::unexpected(serial.error());
+      return std::unique_ptr<Target>(
+          std::make_unique<SerialTarget>(std::move(*serial), settings.work_dir));
+    }
   }
   return util::fail("unknown target kind");
 }
