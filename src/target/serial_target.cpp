@@ -228,19 +228,19 @@ util::Result<TargetRun> SerialTarget::run(const ImageToRun& img, const RunParame
     if (auto r = run_board_command(*reset, "reset"); !r) return tl::unexpected(r.error());
 
   protocol::StreamWatch watch;
-  const ReadResult read = read_stream(*port, watch, settings_, started);
+  const ReadResult reading = read_stream(*port, watch, settings_, started);
   protocol::DecodedStream decoded = protocol::decode_stream(watch.stream());
 
   TargetRun run;
   run.host_seconds = std::chrono::duration<double>(Clock::now() - started).count();
   run.errors = std::move(decoded.errors);
-  if (!read.problem.empty()) run.errors.insert(run.errors.begin(), read.problem);
+  if (!reading.problem.empty()) run.errors.insert(run.errors.begin(), reading.problem);
   if (watch.reset_line())
     run.errors.insert(run.errors.begin(),
                       fmt::format("the board reset mid-run: a second HELLO on line {}; only the "
                                   "records before it are kept",
                                   *watch.reset_line()));
-  run.completed = decoded.completed && !watch.reset_line() && read.problem.empty();
+  run.completed = decoded.completed && !watch.reset_line() && reading.problem.empty();
   run.operations = std::move(decoded.operations);
   run.console_log = std::move(decoded.log_lines);
   run.isolation = std::move(decoded.isolation);

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "protocol/record_builder.h"
+#include "record_builder.h"
 #include "protocol/stream_decoder.h"
 
 namespace fathom::protocol {
