@@ -228,7 +228,9 @@ util::Result<TargetRun> SerialTarget::run(const ImageToRun& img, const RunParame
     if (auto r = run_board_command(*reset, "reset"); !r) return tl::unexpected(r.error());
 
   protocol::StreamWatch watch;
-  const ReadResult reading = read_stream(*port, watch, settings_, started);
+  // Both timeouts count from the reset (board.h): flashing may take longer than the board's
+  // longest silence, and what the board said meanwhile is already in the port's queue.
+  const ReadResult reading = read_stream(*port, watch, settings_, Clock::now());
   protocol::DecodedStream decoded = protocol::decode_stream(watch.stream());
 
   TargetRun run;
