@@ -1,6 +1,7 @@
 #include "target/serial_port.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <pty.h>
 #include <termios.h>
 #include <unistd.h>
@@ -80,6 +81,9 @@ TEST(SerialPort, ReadsBytesUnchangedAndDrainsOldInput) {
   auto port = SerialPort::open(pty.path, 115200);
   ASSERT_TRUE(port) << port.error().message;
   ASSERT_EQ(::write(pty.master, "stale\n", 6), 6);
+  // The pty hands bytes to the slave's queue asynchronously: wait until they are there.
+  pollfd p{pty.slave, POLLIN, 0};
+  ASSERT_EQ(::poll(&p, 1, 30'000), 1);
   port->drain();
   // CR, CTRL-C and a high byte pass through untouched in raw mode.
   const std::string sent = std::string("@F 0\r\n\x03\xff", 8);
