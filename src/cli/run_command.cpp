@@ -157,8 +157,6 @@ void register_run_command(CLI::App& app, CommandState& state) {
       ->check(CLI::IsMember({"sim", "qemu"}));
   cmd->add_option("--port", flags->port,
                   "Serial target: the board's UART device (overrides board.toml [serial] port)");
-  cmd->add_option("--baud", flags->baud, "Serial target: the UART baud rate")
-      ->check(CLI::Range(300, 20000000));
   cmd->add_option("--format", flags->format,
                   "Output format: table, json, csv, markdown, gbench, pqm4-md (benchmark "
                   "tables in pqm4's layout)")
@@ -171,6 +169,9 @@ void register_run_command(CLI::App& app, CommandState& state) {
                   "Images built and run at once (default: the number of online CPUs; 1 = one "
                   "after another); results are the same and in the same order")
       ->check(CLI::Range(1, 1024));
+  cmd->add_option("--baud", flags->baud,
+                  "Serial target: the UART's baud rate (default: its [serial] baud)")
+      ->check(CLI::Range(50, 20000000));
   cmd->add_flag("--fresh", flags->fresh,
                 "Measure every image again instead of reusing results from the result cache");
   cmd->callback([flags, &state] { state.exit_code = run(*flags); });

@@ -9,6 +9,11 @@
 namespace fathom::compare {
 namespace {
 
+// Board results: the noise threshold is this many robust standard deviations of the noisier
+// side (docs/CLI.md "compare").
+constexpr double kSpreadsInThreshold = 3.0;
+constexpr double kMadToStandardDeviation = 1.4826;
+
 constexpr Metric kOperationMetrics[] = {Metric::kCycles, Metric::kInstructions, Metric::kStack,
                                         Metric::kHeap};
 
@@ -32,21 +37,16 @@ std::optional<double> operation_value(const model::OperationResult& op, Metric m
   return std::nullopt;
 }
 
-// Relative spread of one sample set: stddev / mean from the samples when there are at least
-// two, else (max - min) / median from the statistics; 0 when neither can be computed.
+// Relative spread of one sample set: a robust standard deviation over the median,
+// 1.4826 × MAD / median (1.4826 makes the MAD of normally distributed noise equal its standard
+// deviation), from the samples when there are at least two, so that one run an interrupt hit
+// does not widen the threshold; else (max - min) / median from the statistics; 0 when neither
+// can be computed.
 double relative_spread(const std::vector<uint64_t>& samples,
                        const std::optional<model::Statistics>& stats) {
   if (samples.size() >= 2) {
-    double mean = 0;
-    for (uint64_t s : samples) mean += static_cast<double>(s);
-    mean /= static_cast<double>(samples.size());
-    if (mean <= 0) return 0;
-    double sum_sq = 0;
-    for (uint64_t s : samples) {
-      const double d = static_cast<double>(s) - mean;
-      sum_sq += d * d;
-    }
-    return std::sqrt(sum_sq / static_cast<double>(samples.size() - 1)) / mean;
+    const auto s = model::spread(samples);
+    return kMadToStandardDeviation * s->relative_mad();
   }
   if (stats && stats->median > 0)
     return static_cast<double>(stats->max - stats->min) / stats->median;
@@ -111,7 +111,8 @@ OperationComparison compare_operation(const model::OperationResult* a,
       if (hardware)
         m.threshold_percent = std::max(
             options.threshold_percent,
-            3.0 * 100.0 * std::max(spread_of(*a, metric), spread_of(*b, metric)));
+            kSpreadsInThreshold * 100.0 *
+                std::max(spread_of(*a, metric), spread_of(*b, metric)));
       judge(m);
     }
     out.metrics.push_back(m);

@@ -54,8 +54,9 @@ std::string_view verdict_name(Verdict verdict, Metric metric);
 
 struct CompareOptions {
   // Noise threshold in percent of A. Simulator results (provenance.timing_model non-empty on
-  // both sides) use it as is; hardware results use max(threshold_percent, 3 × the larger
-  // relative spread of the two sample sets) for cycles and instructions.
+  // both sides) use it as is; when either side has none (a board), cycles and instructions use
+  // max(threshold_percent, 3 × the larger relative spread of the two sample sets), the
+  // spread being 1.4826 × MAD / median of the samples (model::spread).
   double threshold_percent = model::kNoiseThresholdPercent;
   std::vector<GateRule> fail_above;  // the CI gate; empty = no gate
 };

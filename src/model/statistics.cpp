@@ -26,4 +26,39 @@ std::optional<Statistics> summarize(const std::vector<uint64_t>& samples) {
   return s;
 }
 
+namespace {
+
+double median_of_sorted(const std::vector<double>& sorted) {
+  const size_t mid = sorted.size() / 2;
+  return sorted.size() % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2.0;
+}
+
+// Percentile `p` (0..1) of sorted values, interpolating linearly between the closest ranks
+// (the "R-7" definition of Hyndman & Fan, numpy's default).
+double percentile_of_sorted(const std::vector<double>& sorted, double p) {
+  const double position = p * static_cast<double>(sorted.size() - 1);
+  const auto below = static_cast<size_t>(std::floor(position));
+  const size_t above = std::min(below + 1, sorted.size() - 1);
+  return sorted[below] + (position - static_cast<double>(below)) * (sorted[above] - sorted[below]);
+}
+
+}  // namespace
+
+std::optional<Spread> spread(const std::vector<uint64_t>& samples) {
+  if (samples.empty()) return std::nullopt;
+  std::vector<double> sorted(samples.begin(), samples.end());
+  std::sort(sorted.begin(), sorted.end());
+  Spread s;
+  s.median = median_of_sorted(sorted);
+  s.q1 = percentile_of_sorted(sorted, 0.25);
+  s.q3 = percentile_of_sorted(sorted, 0.75);
+  s.iqr = s.q3 - s.q1;
+  std::vector<double> deviations;
+  deviations.reserve(sorted.size());
+  for (double v : sorted) deviations.push_back(std::fabs(v - s.median));
+  std::sort(deviations.begin(), deviations.end());
+  s.mad = median_of_sorted(deviations);
+  return s;
+}
+
 }  // namespace fathom::model

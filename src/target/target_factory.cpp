@@ -6,6 +6,7 @@
 #include "target/qemu_target.h"
 #include "target/sim/sim_target.h"
 #include "util/cache_dir.h"
+#include "target/serial_target.h"
 
 namespace fathom::target {
 
@@ -47,9 +48,12 @@ util::Result<std::unique_ptr<Target>> make_target(const model::Board& board,
       if (!qemu) return tl::unexpected(qemu.error());
       return std::unique_ptr<Target>(std::move(*qemu));
     }
-    case model::TargetKind::kSerial:
-      return util::fail_usage(
-          fmt::format("board '{}': the serial target is not built in yet", board.name));
+    case model::TargetKind::kSerial: {
+      auto serial = SerialTarget::settings_for(board, settings.serial);
+      if (!serial) return tl::unexpected(serial.error());
+      return std::unique_ptr<Target>(
+          std::make_unique<SerialTarget>(std::move(*serial), settings.work_dir));
+    }
   }
   return util::fail("unknown target kind");
 }

@@ -295,7 +295,8 @@ TEST_F(ResultFileOnDisk, TellsFilesFromStoredRunNames) {
 }
 
 // Results from a board (no timing model) keep comparison.h's noise rule: the threshold widens
-// to three times the relative spread of the samples read from the file.
+// to three times the robust relative spread (1.4826 × MAD / median) of the samples read from
+// the file.
 TEST(ResultFile, HardwareResultsFromFilesUseTheSampleSpread) {
   model::RunResult a = sample_run();
   a.images.resize(1);
@@ -313,8 +314,9 @@ TEST(ResultFile, HardwareResultsFromFilesUseTheSampleSpread) {
   ASSERT_TRUE(read_a && read_b);
   const Comparison c = compare_runs(*read_a, *read_b, CompareOptions{});
   const auto& cycles = *c.images.at(0).operations.at(0).find(Metric::kCycles);
-  // Spread of A: stddev 81.6 / mean 1000 = 8.2 %; B: 81.6 / 1100 = 7.4 %. Threshold 24.5 %.
-  EXPECT_NEAR(cycles.threshold_percent, 24.49, 0.01);
+  // Spread of A: 1.4826 × MAD 50 / median 1000 = 7.41 %; B: 1.4826 × 50 / 1100 = 6.74 %.
+  // Threshold 3 × 7.41 % = 22.24 %.
+  EXPECT_NEAR(cycles.threshold_percent, 3 * 1.4826 * 5.0, 1e-9);
   EXPECT_EQ(cycles.verdict, Verdict::kUnchanged);  // +10 % is inside the board's noise
 }
 
