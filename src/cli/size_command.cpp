@@ -35,6 +35,7 @@ struct ImageSizes {
   std::string board;
   std::optional<elf::SizeAttribution> sizes;
   std::string error;
+  std::string elf;  // the built image's ELF file; empty when the build failed
 };
 
 std::vector<ImageSizes> measure(const model::Suite& suite, const SizeFlags& flags) {
@@ -55,8 +56,9 @@ std::vector<ImageSizes> measure(const model::Suite& suite, const SizeFlags& flag
 
   std::vector<ImageSizes> out;
   for (const auto& image : *images) {
-    ImageSizes s{image.configuration, image.board, std::nullopt, image.error};
+    ImageSizes s{image.configuration, image.board, std::nullopt, image.error, ""};
     if (image.built) {
+      s.elf = image.built->elf.string();
       auto attributed = [&]() -> util::Result<elf::SizeAttribution> {
         auto elf = elf::ElfImage::load(image.built->elf);
         if (!elf) return tl::unexpected(elf.error());
@@ -95,6 +97,7 @@ void write_json(const std::string& suite, const std::vector<ImageSizes>& images)
     j["configuration"] = image.configuration;
     j["board"] = image.board;
     j["error"] = image.error.empty() ? Json(nullptr) : Json(image.error);
+    j["elf"] = image.elf.empty() ? Json(nullptr) : Json(image.elf);
     if (image.sizes) {
       j["components"] = Json::array();
       for (const auto& c : image.sizes->components) {
