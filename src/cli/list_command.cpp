@@ -54,7 +54,7 @@ int list(const std::string& suite_name) {
     const bool used = std::find(suite->boards.begin(), suite->boards.end(), name) !=
                       suite->boards.end();
     // The target that runs the board's images, and a silicon port nobody has run here.
-    fmt::print("  {:<16} {:<11} {:>4} MHz  {:<6}  {}{}{}\n", name, board->core,
+    fmt::print("  {:<16} {:<13} {:>4} MHz  {:<6}  {}{}{}\n", name, board->core,
                board->clock_hz / 1000000, model::to_string(board->target), board->description,
                board->verified_on_silicon ? "" : "  [not verified on silicon in this repository]",
                used ? "  [in suite]" : "");
