@@ -7,6 +7,7 @@
 #include "cli/commands.h"
 #include "cli/paths.h"
 #include "cli/suite_session.h"
+#include "model/board.h"
 #include "suite/board_loader.h"
 #include "suite/suite_loader.h"
 #include "util/error.h"
@@ -52,8 +53,11 @@ int list(const std::string& suite_name) {
     }
     const bool used = std::find(suite->boards.begin(), suite->boards.end(), name) !=
                       suite->boards.end();
-    fmt::print("  {:<10} {:<11} {:>4} MHz  {}{}\n", name, board->core, board->clock_hz / 1000000,
-               board->description, used ? "  [in suite]" : "");
+    // The target that runs the board's images, and a silicon port nobody has run here.
+    fmt::print("  {:<16} {:<13} {:>4} MHz  {:<6}  {}{}{}\n", name, board->core,
+               board->clock_hz / 1000000, model::to_string(board->target), board->description,
+               board->verified_on_silicon ? "" : "  [not verified on silicon in this repository]",
+               used ? "  [in suite]" : "");
   }
   return kExitOk;
 }

@@ -35,7 +35,7 @@ struct ImageSizes {
   std::string board;
   std::optional<elf::SizeAttribution> sizes;
   std::string error;
-  std::string elf;  // the built image, for running it by hand (docs/BOARDS.md)
+  std::string elf;  // the built image's ELF file; empty when the build failed
 };
 
 std::vector<ImageSizes> measure(const model::Suite& suite, const SizeFlags& flags) {
