@@ -1,0 +1,42 @@
+#!/bin/bash
+# Issue 14's "done when": the default suite on both QEMU boards (qemu-mps2-an386, Cortex-M4;
+# qemu-mps2-an505, Cortex-M33 at the Secure aliases) with every KAT passing, and each image run
+# again on the simulator: QEMU's instruction counts per timed run equal the simulator's
+# (`--cross-check sim`, docs/CLI.md "Targets"). Two independent emulators of one ISA agree.
+. "$(dirname "$0")/lib.sh"
+need_toolchain
+command -v qemu-system-arm >/dev/null 2>&1 || skip "qemu-system-arm is not installed"
+command -v cc >/dev/null 2>&1 || skip "no host C compiler (cc) to build the QEMU plugin"
+"$FATHOM" sources | grep -qE '^mbedtls +3\.6\.6 +ok' ||
+  skip "mbedtls sources are not cached (fathom sources --fetch)"
+"$FATHOM" sources | grep -qE '^qemu +7\.2 +ok' ||
+  skip "qemu sources (the plugin header) are not cached (fathom sources --fetch)"
+
+for BOARD in qemu-mps2-an386 qemu-mps2-an505; do
+  expect_exit 0 "$FATHOM" run --board "$BOARD" --runs 2 --cross-check sim --no-history \
+    --format json --out "$WORK/$BOARD"
+  check_json "$WORK/$BOARD/results.json" '
+ims = d["images"]
+assert len(ims) == 2, [i["configuration"] for i in ims]   # the default suite: two configurations
+for im in ims:
+    assert im["completed"] and im["error"] in ("", None), (im["configuration"], im["error"])
+    assert im["provenance"]["target"] == "qemu", im["provenance"]["target"]
+    ops = im["operations"]
+    assert len(ops) >= 10, len(ops)
+    for o in ops:
+        assert o["kat"]["status"] == "passed", (im["configuration"], o["operation"], o["kat"])
+        assert o["statistics"]["cycles"] is None, o["operation"]
+        assert o["statistics"]["instructions"]["median"] > 0, o["operation"]
+    c = im["cross_check"]
+    assert c is not None and c["target"] == "sim", c
+    assert c["differences"] == [], c["differences"]
+    assert c["operations_compared"] == len(ops), (c["operations_compared"], len(ops))
+'
+done
+# The table says what was compared (the comparison itself, differences included, is unit-tested
+# in tests/unit/pipeline/cross_check_test.cpp).
+expect_exit 0 "$FATHOM" run --board qemu-mps2-an386 --config mbedtls --op sha256_1k --runs 2 \
+  --cross-check sim --no-history
+grep -qF "cross-check of mbedtls on qemu-mps2-an386 (qemu) against sim: 1 operation compared, instruction counts and KATs equal" "$WORK/out" ||
+  fail "the table does not report the cross-check: $(cat "$WORK/out")"
+echo "PASS"
