@@ -13,6 +13,44 @@ need_toolchain() {
     skip "arm-none-eabi-gcc is not installed (run make setup)"
 }
 
+# need_qemu_target: qemu-system-arm, a host C compiler for fathom's plugin, and the Mbed TLS and
+# qemu (plugin header) sources in the cache; skips otherwise.
+need_qemu_target() {
+  command -v qemu-system-arm >/dev/null 2>&1 || skip "qemu-system-arm is not installed"
+  command -v cc >/dev/null 2>&1 || skip "no host C compiler (cc) to build the QEMU plugin"
+  "$FATHOM" sources | grep -qE '^mbedtls +3\.6\.6 +ok' ||
+    skip "mbedtls sources are not cached (fathom sources --fetch)"
+  "$FATHOM" sources | grep -qE '^qemu +7\.2 +ok' ||
+    skip "qemu sources (the plugin header) are not cached (fathom sources --fetch)"
+}
+
+# make_repository_view DIR BOARD: DIR becomes a FATHOM_HOME that links everything of $SRC and
+# has an empty firmware/boards/BOARD/ for the test to write a board.toml into.
+make_repository_view() {
+  mkdir -p "$1/firmware/boards/$2"
+  ln -s "$SRC/sources.lock" "$1/sources.lock"
+  ln -s "$SRC/suites" "$1/suites"
+  for d in "$SRC"/firmware/*; do
+    [ "$(basename "$d")" = boards ] || ln -s "$d" "$1/firmware/$(basename "$d")"
+  done
+  for d in "$SRC"/firmware/boards/*; do ln -s "$d" "$1/firmware/boards/$(basename "$d")"; done
+}
+
+# start_relay FAULT / stop_relay: the pty relay (tools/pty_relay.py) with its pty slave at
+# $WORK/tty and its socket at $WORK/relay.sock, changing bytes as FAULT says.
+RELAY_PID=""
+start_relay() {
+  rm -f "$WORK/relay.sock" "$WORK/tty"
+  python3 "$SRC/tests/e2e/tools/pty_relay.py" "$WORK/tty" "$WORK/relay.sock" "$1" &
+  RELAY_PID=$!
+  for _ in $(seq 100); do [ -S "$WORK/relay.sock" ] && return; sleep 0.1; done
+  fail "the pty relay did not start"
+}
+stop_relay() {
+  [ -n "$RELAY_PID" ] && kill "$RELAY_PID" 2>/dev/null && wait "$RELAY_PID" 2>/dev/null
+  RELAY_PID=""
+}
+
 # expect_exit CODE CMD...: runs CMD, stores stdout/stderr in $WORK/out and $WORK/err.
 expect_exit() {
   local want="$1"; shift

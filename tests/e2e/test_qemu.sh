@@ -4,12 +4,7 @@
 # pass, cycles are unavailable (null, never 0) and every operation has instruction samples.
 . "$(dirname "$0")/lib.sh"
 need_toolchain
-command -v qemu-system-arm >/dev/null 2>&1 || skip "qemu-system-arm is not installed"
-command -v cc >/dev/null 2>&1 || skip "no host C compiler (cc) to build the QEMU plugin"
-"$FATHOM" sources | grep -qE '^mbedtls +3\.6\.6 +ok' ||
-  skip "mbedtls sources are not cached (fathom sources --fetch)"
-"$FATHOM" sources | grep -qE '^qemu +7\.2 +ok' ||
-  skip "qemu sources (the plugin header) are not cached (fathom sources --fetch)"
+need_qemu_target
 BOARD="${FATHOM_QEMU_TEST_BOARD:-qemu-mps2-an386}"
 [ -f "$SRC/firmware/boards/$BOARD/board.toml" ] || skip "no board $BOARD in firmware/boards"
 

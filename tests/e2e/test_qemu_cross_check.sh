@@ -5,12 +5,7 @@
 # (`--cross-check sim`, docs/CLI.md "Targets"). Two independent emulators of one ISA agree.
 . "$(dirname "$0")/lib.sh"
 need_toolchain
-command -v qemu-system-arm >/dev/null 2>&1 || skip "qemu-system-arm is not installed"
-command -v cc >/dev/null 2>&1 || skip "no host C compiler (cc) to build the QEMU plugin"
-"$FATHOM" sources | grep -qE '^mbedtls +3\.6\.6 +ok' ||
-  skip "mbedtls sources are not cached (fathom sources --fetch)"
-"$FATHOM" sources | grep -qE '^qemu +7\.2 +ok' ||
-  skip "qemu sources (the plugin header) are not cached (fathom sources --fetch)"
+need_qemu_target
 
 for BOARD in qemu-mps2-an386 qemu-mps2-an505; do
   expect_exit 0 "$FATHOM" run --board "$BOARD" --runs 2 --cross-check sim --no-history \

@@ -21,13 +21,7 @@ TOOLS="$SRC/tests/e2e/tools"
 HOME_DIR="$WORK/home"
 # A repository view with one more board: fake-serial-m4, the sim-m4 board layer (its images
 # are ordinary Cortex-M4 images) behind the serial target.
-mkdir -p "$HOME_DIR/firmware/boards/fake-serial-m4"
-ln -s "$SRC/sources.lock" "$HOME_DIR/sources.lock"
-ln -s "$SRC/suites" "$HOME_DIR/suites"
-for d in "$SRC"/firmware/*; do
-  [ "$(basename "$d")" = boards ] || ln -s "$d" "$HOME_DIR/firmware/$(basename "$d")"
-done
-for d in "$SRC"/firmware/boards/*; do ln -s "$d" "$HOME_DIR/firmware/boards/$(basename "$d")"; done
+make_repository_view "$HOME_DIR" fake-serial-m4
 
 write_board() {  # write_board FLASH_ARGV_TOML
   # sim-m4's description, renamed, with target = "serial" among the top-level keys.
@@ -57,18 +51,6 @@ TOML
 GOOD_FLASH='["python3", "'"$TOOLS"'/fake_board.py", "flash", "{elf}", "'"$WORK"'/state.json"]'
 write_board "$GOOD_FLASH"
 
-RELAY_PID=""
-start_relay() {  # start_relay FAULT
-  rm -f "$WORK/relay.sock" "$WORK/tty"
-  python3 "$TOOLS/pty_relay.py" "$WORK/tty" "$WORK/relay.sock" "$1" &
-  RELAY_PID=$!
-  for _ in $(seq 100); do [ -S "$WORK/relay.sock" ] && return; sleep 0.1; done
-  fail "the pty relay did not start"
-}
-stop_relay() {
-  [ -n "$RELAY_PID" ] && kill "$RELAY_PID" 2>/dev/null && wait "$RELAY_PID" 2>/dev/null
-  RELAY_PID=""
-}
 trap 'stop_relay; rm -rf "$WORK"' EXIT
 
 run_serial() {  # run_serial OUT_DIR ARGS...: fathom run on the fake board; exit code in $RC

@@ -9,19 +9,10 @@
 #  - a byte flipped in transit: the image fails with a CRC error, never a wrong number.
 . "$(dirname "$0")/lib.sh"
 need_toolchain
-command -v qemu-system-arm >/dev/null 2>&1 || skip "qemu-system-arm is not installed"
-"$FATHOM" sources | grep -qE '^mbedtls +3\.6\.6 +ok' ||
-  skip "mbedtls sources are not cached (fathom sources --fetch)"
+need_qemu_target
 
-TOOLS="$SRC/tests/e2e/tools"
 HOME_DIR="$WORK/home"
-mkdir -p "$HOME_DIR/firmware/boards/qemu-serial-an386"
-ln -s "$SRC/sources.lock" "$HOME_DIR/sources.lock"
-ln -s "$SRC/suites" "$HOME_DIR/suites"
-for d in "$SRC"/firmware/*; do
-  [ "$(basename "$d")" = boards ] || ln -s "$d" "$HOME_DIR/firmware/$(basename "$d")"
-done
-for d in "$SRC"/firmware/boards/*; do ln -s "$d" "$HOME_DIR/firmware/boards/$(basename "$d")"; done
+make_repository_view "$HOME_DIR" qemu-serial-an386
 # qemu-mps2-an386's description, renamed, behind the serial target (its [qemu] table dropped).
 python3 - "$SRC/firmware/boards/qemu-mps2-an386/board.toml" \
   "$HOME_DIR/firmware/boards/qemu-serial-an386/board.toml" "$WORK" <<'PY'
@@ -52,18 +43,6 @@ PY
 grep -q '^target = "serial"' "$HOME_DIR/firmware/boards/qemu-serial-an386/board.toml" ||
   fail "could not derive the serial board from qemu-mps2-an386"
 
-RELAY_PID=""
-start_relay() {  # start_relay FAULT
-  rm -f "$WORK/relay.sock" "$WORK/tty"
-  python3 "$TOOLS/pty_relay.py" "$WORK/tty" "$WORK/relay.sock" "$1" &
-  RELAY_PID=$!
-  for _ in $(seq 100); do [ -S "$WORK/relay.sock" ] && return; sleep 0.1; done
-  fail "the pty relay did not start"
-}
-stop_relay() {
-  [ -n "$RELAY_PID" ] && kill "$RELAY_PID" 2>/dev/null && wait "$RELAY_PID" 2>/dev/null
-  RELAY_PID=""
-}
 trap 'stop_relay; rm -rf "$WORK"' EXIT
 OPS=(--config mbedtls --op sha256_1k --op aes128_gcm_encrypt_1k --runs 3)
 
