@@ -187,19 +187,44 @@ util::Result<void> Machine::load(const elf::ElfImage& image) {
 
 void Machine::install_operand_hooks(const elf::ElfImage& image) {
   // Unicorn walks its whole list of code hooks at every hooked instruction, so hooks go only
-  // where the block model cannot do without them.
+  // where the block model cannot do without them: eagerly on divides and long multiplies
+  // (few), lazily on the ITs that need one (hundreds in an image on the M33, where every IT
+  // condition changes a cost; most never run): see `hook_lazy_its`.
   for (const auto& range : image.thumb_code_ranges()) {
     for (uint32_t a = range.begin; a < range.end;) {
       const Instruction& insn = instruction_at(a);
-      if ((timing_->uses_operand_values(insn) || it_needs_hook(a, range.end)) &&
-          operand_hooks_.insert(a).second) {
-        uc_hook h;
-        uc_hook_add(uc_, &h, UC_HOOK_CODE, reinterpret_cast<void*>(&Machine::on_operand_code),
-                    this, a, a);
+      if (timing_->uses_operand_values(insn)) {
+        add_operand_hook(a);
+      } else if (it_needs_hook(a, range.end)) {
+        lazy_it_hooks_.insert(a);
       }
       a += insn.size_bytes ? insn.size_bytes : 2;
     }
   }
+}
+
+void Machine::add_operand_hook(uint32_t address) {
+  if (!operand_hooks_.insert(address).second) return;
+  uc_hook h;
+  uc_hook_add(uc_, &h, UC_HOOK_CODE, reinterpret_cast<void*>(&Machine::on_operand_code), this,
+              address, address);
+}
+
+bool Machine::hook_lazy_its(uint32_t start, uint32_t end) {
+  auto it = lazy_it_hooks_.lower_bound(start);
+  if (it == lazy_it_hooks_.end() || *it >= end) return false;
+  while (it != lazy_it_hooks_.end() && *it < end) {
+    add_operand_hook(*it);
+    it = lazy_it_hooks_.erase(it);
+  }
+  // This block was translated without the hooks and has not executed yet (its block hook runs
+  // first): drop the translation and re-enter the block, which Unicorn translates again, now
+  // with the hooks. Writing PC from a hook makes Unicorn leave the current block at once.
+  uc_ctl_remove_cache(uc_, start, end);
+  uint32_t pc = start | 1u;
+  uc_reg_write(uc_, UC_ARM_REG_PC, &pc);
+  ++outcome_.retranslated_blocks;
+  return true;
 }
 
 bool Machine::it_needs_hook(uint32_t address, uint32_t code_end) {
@@ -537,6 +562,10 @@ void Machine::on_block(uc_engine*, uint64_t address, uint32_t size, void* self_p
   // The previous block ran to its end: charge what is left of it, now that its last
   // instruction's successor is known.
   if (self->pending_) self->charge_pending(self->pending_->instructions.size(), start);
+  if (!self->lazy_it_hooks_.empty() && self->hook_lazy_its(start, start + size)) {
+    self->pending_ = nullptr;  // charged; the re-entered block's hook takes it from here
+    return;
+  }
   self->pending_operands_.clear();
   Block& b = self->block_at(start, size);
   self->pending_ = &b;

@@ -13,6 +13,7 @@
 #include <deque>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -57,6 +58,9 @@ struct RunOutcome {
   // kBlock: block executions charged from the block's memoized cost (the rest were charged
   // instruction by instruction). A diagnostic; the counts are the same either way.
   uint64_t memoized_blocks = 0;
+  // kBlock: blocks translated a second time to give an IT its operand hook before they first
+  // ran (Machine::hook_lazy_its). A diagnostic.
+  uint64_t retranslated_blocks = 0;
   // Isolation (docs/SIMULATOR.md): whether the firmware took a snapshot, and how many times it
   // had the machine restore it.
   bool isolation_snapshot = false;
@@ -258,6 +262,14 @@ class Machine {
   std::array<Block*, kBlockCacheSize> block_cache_{};
   bool memoize_ = false;  // the timing model has compact state: blocks may be memoized
   std::unordered_set<uint32_t> operand_hooks_;  // addresses with an operand hook
+  // ITs that need an operand hook (it_needs_hook) and have none yet: each gets its hook when a
+  // block containing it first runs.
+  std::set<uint32_t> lazy_it_hooks_;
+  void add_operand_hook(uint32_t address);
+  // kBlock, from the block hook of [start, end) before any of its instructions ran: if an IT
+  // in it still lacks its hook, hooks every such IT, drops the block's translation and makes
+  // Unicorn re-enter it (true; the caller returns at once).
+  bool hook_lazy_its(uint32_t start, uint32_t end);
   // kBlock: the block executing now and how many of its instructions are charged already.
   Block* pending_ = nullptr;
   size_t pending_charged_ = 0;
