@@ -8,13 +8,14 @@
 #include <vector>
 
 #include "util/cache_dir.h"
+#include "util/source_dir.h"
 
 namespace fathom::cli {
 namespace fs = std::filesystem;
 
 fs::path repository_root() {
   if (const char* home = std::getenv("FATHOM_HOME"); home && *home) return home;
-  return FATHOM_SOURCE_DIR;
+  return fathom::util::source_dir();
 }
 
 fs::path default_suite_path() { return repository_root() / "suites" / "default.toml"; }

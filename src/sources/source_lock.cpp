@@ -6,6 +6,7 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include "util/source_dir.h"
 
 namespace fathom::sources {
 namespace {
@@ -233,7 +234,7 @@ util::Result<SourceLock> load_lock(const std::filesystem::path& path) {
 }
 
 std::filesystem::path default_lock_path() {
-  return std::filesystem::path(FATHOM_SOURCE_DIR) / "sources.lock";
+  return std::filesystem::path(fathom::util::source_dir()) / "sources.lock";
 }
 
 }  // namespace fathom::sources

@@ -9,6 +9,7 @@
 
 #include "util/sha256.h"
 #include "util/subprocess.h"
+#include "util/source_dir.h"
 
 namespace fathom::target {
 namespace fs = std::filesystem;
@@ -25,7 +26,7 @@ util::Result<std::string> read_file(const fs::path& path) {
 }  // namespace
 
 fs::path default_plugin_source() {
-  return fs::path(FATHOM_SOURCE_DIR) / "src/target/qemu_plugin/fathom_probe_plugin.c";
+  return fs::path(fathom::util::source_dir()) / "src/target/qemu_plugin/fathom_probe_plugin.c";
 }
 
 util::Result<QemuPlugin> build_qemu_plugin(const QemuPluginBuild& build) {

@@ -8,6 +8,7 @@
 #include "build/image_builder.h"
 #include "elf/elf_image.h"
 #include "suite/board_loader.h"
+#include "util/source_dir.h"
 
 namespace fathom::build {
 namespace {
@@ -17,7 +18,7 @@ TEST(ImageSize, SectionsCountWhereTheBoardPutsThem) {
   if (dir.empty()) GTEST_SKIP() << "no Arm toolchain at configure time: no test firmware";
   auto image = elf::ElfImage::load(dir + "/sim_fixture.elf");
   ASSERT_TRUE(image) << image.error().message;
-  auto board = suite::load_board(std::string(FATHOM_SOURCE_DIR) + "/firmware/boards", "sim-m33");
+  auto board = suite::load_board(std::string(fathom::util::source_dir()) + "/firmware/boards", "sim-m33");
   ASSERT_TRUE(board) << board.error().message;
 
   std::map<std::string, const elf::Section*> by_name;

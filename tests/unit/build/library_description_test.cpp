@@ -7,11 +7,12 @@
 #include <fstream>
 
 #include <unistd.h>
+#include "util/source_dir.h"
 
 namespace fathom::build {
 namespace {
 
-const std::filesystem::path kFirmwareDir = std::filesystem::path(FATHOM_SOURCE_DIR) / "firmware";
+const std::filesystem::path kFirmwareDir = std::filesystem::path(fathom::util::source_dir()) / "firmware";
 
 TEST(LibraryDescription, MbedtlsNamesItsConfigurationMacros) {
   auto lib = load_library(kFirmwareDir, "mbedtls");

@@ -7,11 +7,12 @@
 #include <string>
 
 #include "build/library_description.h"
+#include "util/source_dir.h"
 
 namespace fathom::build {
 namespace {
 
-const std::filesystem::path kFirmwareDir = std::filesystem::path(FATHOM_SOURCE_DIR) / "firmware";
+const std::filesystem::path kFirmwareDir = std::filesystem::path(fathom::util::source_dir()) / "firmware";
 
 // Loads a library "x" whose library.toml is the required keys plus `extra`.
 util::Result<LibraryDescription> load_with(const std::string& extra) {

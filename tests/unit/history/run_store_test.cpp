@@ -13,6 +13,7 @@
 #include "../model/full_run_fixture.h"
 #include "../report/run_fixture.h"
 #include "model/run_result_json.h"
+#include "util/source_dir.h"
 
 namespace fathom::history {
 namespace {
@@ -170,7 +171,7 @@ TEST_F(RunStoreTest, KeepsTheWholeRun) {
 TEST_F(RunStoreTest, OpensADatabaseOfThePreviousFathom) {
   const fs::path db = dir_ / "old.sqlite";
   {
-    std::ifstream in(FATHOM_SOURCE_DIR "/tests/fixtures/previous_results/history.sql");
+    std::ifstream in(std::string(fathom::util::source_dir()) + "/tests/fixtures/previous_results/history.sql");
     ASSERT_TRUE(in.good());
     const std::string sql{std::istreambuf_iterator<char>(in), {}};
     sqlite3* raw = nullptr;

@@ -1,11 +1,12 @@
 #include "pipeline/image_plan.h"
 
 #include <gtest/gtest.h>
+#include "util/source_dir.h"
 
 namespace fathom::pipeline {
 namespace {
 
-const std::filesystem::path kFirmware = std::filesystem::path(FATHOM_SOURCE_DIR) / "firmware";
+const std::filesystem::path kFirmware = std::filesystem::path(fathom::util::source_dir()) / "firmware";
 
 TEST(ImagePlan, ReadsBoardAndLibrariesOnceAndMergesGates) {
   model::Configuration cfg;

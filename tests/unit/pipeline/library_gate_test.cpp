@@ -6,11 +6,12 @@
 #include <fstream>
 
 #include <unistd.h>
+#include "util/source_dir.h"
 
 namespace fathom::pipeline {
 namespace {
 
-const std::filesystem::path kFirmwareDir = std::filesystem::path(FATHOM_SOURCE_DIR) / "firmware";
+const std::filesystem::path kFirmwareDir = std::filesystem::path(fathom::util::source_dir()) / "firmware";
 
 build::LibraryDescription gated_library() {
   build::LibraryDescription lib;

@@ -8,6 +8,7 @@
 #include "build/toolchain.h"
 #include "pipeline/suite_builder.h"
 #include "pipeline/suite_runner.h"
+#include "util/source_dir.h"
 
 namespace fathom::pipeline {
 namespace {
@@ -27,7 +28,7 @@ model::Suite failing_suite() {
 
 RunOptions options_with_jobs(unsigned jobs) {
   RunOptions options;
-  options.firmware_dir = std::filesystem::path(FATHOM_SOURCE_DIR) / "firmware";
+  options.firmware_dir = std::filesystem::path(fathom::util::source_dir()) / "firmware";
   options.build_root = std::filesystem::temp_directory_path() / "fathom-parallel-test-unused";
   options.jobs = jobs;
   return options;

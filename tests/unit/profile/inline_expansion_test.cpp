@@ -11,12 +11,13 @@
 #include "profile/symbolize.h"
 #include "sim/machine.h"
 #include "suite/board_loader.h"
+#include "util/source_dir.h"
 
 namespace fathom::profile {
 namespace {
 
 ProfileSet profile_benchmark(const std::string& elf) {
-  auto board = suite::load_board(std::string(FATHOM_SOURCE_DIR) + "/firmware/boards", "sim-m4");
+  auto board = suite::load_board(std::string(fathom::util::source_dir()) + "/firmware/boards", "sim-m4");
   EXPECT_TRUE(board) << board.error().message;
   auto image = elf::ElfImage::load(elf);
   EXPECT_TRUE(image) << image.error().message;

@@ -10,6 +10,7 @@
 #include "compare/result_file.h"
 #include "model/run_result_json.h"
 #include "run_fixture.h"
+#include "util/source_dir.h"
 
 namespace fathom::report {
 namespace {
@@ -91,7 +92,7 @@ TEST(JsonWriter, InvalidUtf8InConsoleDoesNotThrow) {
 // ran the image, its details, the cross-check): the keys and shapes users' scripts read did not
 // change, and nothing was lost on the way.
 TEST(JsonWriter, WritesWhatThePreviousWriterWrote) {
-  std::ifstream in(FATHOM_SOURCE_DIR "/tests/fixtures/previous_results/results.json",
+  std::ifstream in(std::string(fathom::util::source_dir()) + "/tests/fixtures/previous_results/results.json",
                    std::ios::binary);
   ASSERT_TRUE(in.good());
   const std::string previous{std::istreambuf_iterator<char>(in), {}};

@@ -4,12 +4,13 @@
 
 #include <fstream>
 #include <string>
+#include "util/source_dir.h"
 
 namespace fathom::suite {
 namespace {
 
 const std::filesystem::path kBoardsDir =
-    std::filesystem::path(FATHOM_SOURCE_DIR) / "firmware" / "boards";
+    std::filesystem::path(fathom::util::source_dir()) / "firmware" / "boards";
 
 // A valid board; `memory` replaces the memory regions and `extra` is appended to the top.
 std::string board_text(const std::string& extra = "", const std::string& memory = R"(

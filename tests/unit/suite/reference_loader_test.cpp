@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include "util/source_dir.h"
 
 namespace fathom::suite {
 namespace {
@@ -23,7 +24,7 @@ std::string error_of(const std::string& text) {
 }
 
 TEST(ReferenceLoader, LoadsThePqm4FileFromTheRepository) {
-  auto set = load_reference_set(std::filesystem::path(FATHOM_SOURCE_DIR) / "firmware" /
+  auto set = load_reference_set(std::filesystem::path(fathom::util::source_dir()) / "firmware" /
                                 "calibration" / "pqm4_stm32l4r5.toml");
   ASSERT_TRUE(set.has_value()) << set.error().message;
   EXPECT_EQ(set->suite, "calibrate-mlkem");

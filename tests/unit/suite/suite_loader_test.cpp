@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include "util/source_dir.h"
 
 namespace fathom::suite {
 namespace {
@@ -24,7 +25,7 @@ std::string error_of(const std::string& text) {
 }
 
 TEST(SuiteLoader, LoadsTheDefaultSuiteFromTheRepository) {
-  auto suite = load_suite(std::filesystem::path(FATHOM_SOURCE_DIR) / "suites" / "default.toml");
+  auto suite = load_suite(std::filesystem::path(fathom::util::source_dir()) / "suites" / "default.toml");
   ASSERT_TRUE(suite.has_value()) << suite.error().message;
   EXPECT_EQ(suite->name, "default");
   EXPECT_EQ(suite->boards, std::vector<std::string>{"sim-m33"});

@@ -7,12 +7,13 @@
 
 #include "sim/timing/core_timing_model.h"
 #include "suite/board_loader.h"
+#include "util/source_dir.h"
 
 namespace fathom::sim::timing {
 namespace {
 
 const std::filesystem::path kBoardsDir =
-    std::filesystem::path(FATHOM_SOURCE_DIR) / "firmware" / "boards";
+    std::filesystem::path(fathom::util::source_dir()) / "firmware" / "boards";
 
 struct BoardCase {
   const char* board;
