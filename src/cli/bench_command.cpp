@@ -1,6 +1,9 @@
 #include <fmt/core.h>
 
+#include <array>
+#include <chrono>
 #include <filesystem>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <utility>
@@ -27,35 +30,57 @@ struct BenchFlags {
   std::vector<std::string> operations;
   int64_t runs = -1;
   int64_t rounds = 3;
+  bool skip_suite_wall = false;
 };
 
 struct Speed {
   uint64_t instructions = 0;
   uint64_t cycles = 0;
   double seconds = 0;
-  double rate() const { return seconds > 0 ? instructions / seconds / 1e6 : 0.0; }
+  double instruction_rate() const { return seconds > 0 ? instructions / seconds / 1e6 : 0.0; }
+  double cycle_rate() const { return seconds > 0 ? cycles / seconds / 1e6 : 0.0; }
 };
 
 using Key = std::pair<std::string, std::string>;  // configuration, board
 
-// One pass of the suite with the simulator in `hooks` (with `profiled`, a call tracker
-// watching each image, as `fathom profile` attaches it); per image the best (least) host time
-// over the rounds so far is kept in `best`, since host noise only ever adds time.
-void measure(const model::Suite& suite, pipeline::RunOptions options,
-             target::SimSettings::Hooks hooks, bool profiled, std::map<Key, Speed>& best) {
+// The simulator set-ups the benchmark compares, in table order.
+struct Mode {
+  const char* name;
+  target::SimSettings::Hooks hooks;
+  bool run_observers;  // the memory watch and the primitive-share tracker, as `fathom run`
+  bool profiled;       // the profiler's call tracker, as `fathom profile`
+};
+constexpr Mode kModes[] = {
+    {"count only", target::SimSettings::Hooks::kBlockCountOnly, false, false},
+    {"timing model", target::SimSettings::Hooks::kBlock, false, false},
+    {"model + run observers", target::SimSettings::Hooks::kBlock, true, false},
+    {"model + profiler", target::SimSettings::Hooks::kBlock, false, true},
+    {"per-instruction reference", target::SimSettings::Hooks::kPerInstruction, false, false},
+};
+constexpr size_t kModel = 1;
+
+// One pass of the suite in `mode`; per image the best (least) host time over the rounds so far
+// is kept in `best`, since host noise only ever adds time.
+void measure(const model::Suite& suite, pipeline::RunOptions options, const Mode& mode,
+             std::map<Key, Speed>& best) {
   options.target.kind = model::TargetKind::kSim;  // bench measures the simulator itself
-  options.target.sim.hooks = hooks;
+  options.target.sim.hooks = mode.hooks;
+  options.target.sim.memory_watch = mode.run_observers;
+  options.target.sim.primitive_share = mode.run_observers;
   std::vector<std::unique_ptr<profile::CallTracker>> trackers;  // outlive the runs
-  if (profiled)
-    options.target_for_image = [&trackers, &options](const model::Board&,
-                                                     const elf::ElfImage& elf,
-                                                     const std::filesystem::path&)
-        -> util::Result<std::unique_ptr<target::Target>> {
+  // Always through target_for_image: never served from (or stored in) the result cache.
+  options.target_for_image = [&trackers, &options, &mode](const model::Board&,
+                                                          const elf::ElfImage& elf,
+                                                          const std::filesystem::path&)
+      -> util::Result<std::unique_ptr<target::Target>> {
+    std::vector<sim::ExecutionObserver*> observers;
+    if (mode.profiled) {
       trackers.push_back(
           std::make_unique<profile::CallTracker>(profile::tracker_options_for(elf)));
-      return std::make_unique<target::SimTarget>(
-          options.target.sim, std::vector<sim::ExecutionObserver*>{trackers.back().get()});
-    };
+      observers.push_back(trackers.back().get());
+    }
+    return std::make_unique<target::SimTarget>(options.target.sim, std::move(observers));
+  };
   const model::RunResult result = run_suite_or_throw(suite, options);
   for (const auto& image : result.images) {
     if (image.host_seconds <= 0) {
@@ -69,66 +94,84 @@ void measure(const model::Suite& suite, pipeline::RunOptions options,
   }
 }
 
-// Simulator speed on a suite, per image: target instructions per host second when only counting
-// instructions (a block hook), with the timing model as measurements run (block hooks that
-// charge each instruction to the model), with the timing model and the profiler's call tracker
-// (as `fathom profile` runs), and with the per-instruction reference hook. The modes alternate
-// round by round, so host drift hits them alike; each keeps its best round. A figure for the
-// README, not a test.
+// Wall time of a whole `fathom run` of the default suite with `jobs` workers, as a user runs
+// it (every `fathom run` observer on), measuring every image again: images come from the
+// build cache, results are not reused.
+double suite_wall_seconds(unsigned jobs) {
+  const model::Suite suite = load_suite_or_throw("default");
+  pipeline::RunOptions options;
+  options.jobs = jobs;
+  options.fresh = true;
+  const auto start = std::chrono::steady_clock::now();
+  run_suite_or_throw(suite, options);
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// Simulator speed on a suite: target instructions and model cycles per host second when only
+// counting instructions (a block hook), with the timing model as measurements run (block hooks
+// that charge each instruction to the model), with the observers every `fathom run` carries
+// (memory watch, primitive-share tracker), with the profiler's call tracker (as `fathom
+// profile` runs), and with the per-instruction reference hook. The modes alternate round by
+// round, so host drift hits them alike; each keeps its best round per image. Then the wall
+// time of the default suite with 1 and 2 workers. Figures for docs/PERFORMANCE.md, not a test.
 int bench(const BenchFlags& flags) {
   const model::Suite suite = load_suite_or_throw(flags.suite);
   pipeline::RunOptions options;
   options.configurations = flags.configurations;
   options.operations = flags.operations;
   if (flags.runs > 0) options.runs = static_cast<uint32_t>(flags.runs);
-  // Simulator speed alone, without the share's call tracker nor the memory cross-check's watch.
-  options.target.sim.primitive_share = false;
-  options.target.sim.memory_watch = false;
 
-  std::map<Key, Speed> count, model, profiled, reference;
-  for (int64_t round = 0; round < flags.rounds; ++round) {
-    using Hooks = target::SimSettings::Hooks;
-    measure(suite, options, Hooks::kBlockCountOnly, false, count);
-    measure(suite, options, Hooks::kBlock, false, model);
-    measure(suite, options, Hooks::kBlock, true, profiled);
-    measure(suite, options, Hooks::kPerInstruction, false, reference);
-  }
+  constexpr size_t kModeCount = std::size(kModes);
+  std::array<std::map<Key, Speed>, kModeCount> best;
+  for (int64_t round = 0; round < flags.rounds; ++round)
+    for (size_t m = 0; m < kModeCount; ++m) measure(suite, options, kModes[m], best[m]);
 
-  fmt::print("simulator speed on suite '{}', M target instructions per host second (best of {} "
-             "alternating rounds; builds excluded)\n\n",
-             suite.name, flags.rounds);
-  fmt::print("{:<24} {:<9} {:>14} {:>12} {:>12} {:>9} {:>10} {:>9} {:>15}\n", "configuration",
-             "board", "instructions", "count only", "timing model", "overhead", "profiled",
-             "profiler", "per-instruction");
-  Speed total_count, total_model, total_profiled, total_reference;
+  std::array<Speed, kModeCount> total;
+  for (size_t m = 0; m < kModeCount; ++m)
+    for (const auto& [key, s] : best[m]) {
+      total[m].instructions += s.instructions;
+      total[m].cycles += s.cycles;
+      total[m].seconds += s.seconds;
+    }
+  fmt::print("simulator speed on suite '{}' ({} image{}, {} M instructions and {} M cycles per "
+             "pass; best of {} alternating rounds per image; builds excluded)\n\n",
+             suite.name, best[kModel].size(), best[kModel].size() == 1 ? "" : "s",
+             total[kModel].instructions / 1000000, total[kModel].cycles / 1000000, flags.rounds);
+  fmt::print("{:<26} {:>14} {:>14} {:>16} {:>16}\n", "mode", "M instr/s", "M cycles/s",
+             "time / counting", "time / model");
   auto ratio = [](const Speed& num, const Speed& den) {
     return den.seconds > 0 ? num.seconds / den.seconds : 0.0;
   };
-  auto row = [&](const std::string& config, const std::string& board, const Speed& c,
-                 const Speed& m, const Speed& p, const Speed& r) {
-    fmt::print("{:<24} {:<9} {:>14} {:>12.1f} {:>12.1f} {:>8.2f}x {:>10.1f} {:>8.2f}x {:>15.1f}\n",
-               config, board, m.instructions, c.rate(), m.rate(), ratio(m, c), p.rate(),
-               ratio(p, m), r.rate());
-  };
-  auto at = [](const std::map<Key, Speed>& speeds, const Key& key) {
-    const auto it = speeds.find(key);
-    return it != speeds.end() ? it->second : Speed{};
-  };
-  for (const auto& [key, m] : model) {
-    const Speed c = at(count, key), p = at(profiled, key), r = at(reference, key);
-    row(key.first, key.second, c, m, p, r);
-    for (auto [total, s] : {std::pair{&total_count, &c}, {&total_model, &m},
-                            {&total_profiled, &p}, {&total_reference, &r}}) {
-      total->instructions += s->instructions;
-      total->cycles += s->cycles;
-      total->seconds += s->seconds;
+  for (size_t m = 0; m < kModeCount; ++m)
+    fmt::print("{:<26} {:>14.1f} {:>14.1f} {:>15.2f}x {:>15.2f}x\n", kModes[m].name,
+               total[m].instruction_rate(),
+               kModes[m].hooks == target::SimSettings::Hooks::kBlockCountOnly
+                   ? 0.0
+                   : total[m].cycle_rate(),
+               ratio(total[m], total[0]), ratio(total[m], total[kModel]));
+  if (best[kModel].size() > 1) {
+    fmt::print("\nper image, M instructions/s:\n{:<28} {:<10}", "configuration", "board");
+    for (const Mode& mode : kModes) fmt::print(" {:>14.14}", mode.name);
+    fmt::print("\n");
+    for (const auto& [key, s] : best[kModel]) {
+      fmt::print("{:<28} {:<10}", key.first, key.second);
+      for (size_t m = 0; m < kModeCount; ++m) {
+        const auto it = best[m].find(key);
+        fmt::print(" {:>14.1f}", it != best[m].end() ? it->second.instruction_rate() : 0.0);
+      }
+      fmt::print("\n");
     }
   }
-  if (model.size() > 1)
-    row("total", "", total_count, total_model, total_profiled, total_reference);
-  fmt::print("\noverhead = host time with the timing model / host time counting instructions\n"
-             "profiler = host time with the timing model and the call tracker / host time with "
-             "the timing model\n");
+  fmt::print("\ncount only: one block hook counting instructions (no cycles); run observers: the "
+             "memory watch and the primitive-share call tracker that every `fathom run` "
+             "carries; profiler: the call tracker of `fathom profile`\n");
+  if (!flags.skip_suite_wall) {
+    const double one = suite_wall_seconds(1);
+    const double two = suite_wall_seconds(2);
+    fmt::print("\ndefault suite, `fathom run --fresh` (images from the build cache, every "
+               "result measured again): -j 1 {:.1f} s, -j 2 {:.1f} s\n",
+               one, two);
+  }
   return kExitOk;
 }
 
@@ -136,9 +179,9 @@ int bench(const BenchFlags& flags) {
 
 void register_bench_command(CLI::App& app, CommandState& state) {
   auto flags = std::make_shared<BenchFlags>();
-  auto* cmd = app.add_subcommand("bench", "Report simulator speed (instructions per host "
-                                          "second) with and without the timing model and the "
-                                          "profiler");
+  auto* cmd = app.add_subcommand("bench", "Report simulator speed (instructions and cycles per host second) counting only, with the "
+                       "timing model, with the run observers, with the profiler and per "
+                       "instruction; and the default suite's wall time with -j 1 and -j 2");
   cmd->add_option("suite", flags->suite, "Suite name or path (default: default)");
   cmd->add_option("--config", flags->configurations, "Only these configurations (repeatable)")
       ->expected(1, -1);
@@ -148,6 +191,8 @@ void register_bench_command(CLI::App& app, CommandState& state) {
       ->check(CLI::Range(1, 100000));
   cmd->add_option("--rounds", flags->rounds, "Alternating rounds per mode (default 3)")
       ->check(CLI::Range(1, 100));
+  cmd->add_flag("--skip-suite-wall", flags->skip_suite_wall,
+                "Do not time the default suite with -j 1 and -j 2 after the speed table");
   cmd->callback([flags, &state] { state.exit_code = bench(*flags); });
 }
 

@@ -35,7 +35,13 @@ uint32_t CallTracker::Tree::node(int32_t parent, uint32_t frame) {
 }
 
 CallTracker::CallTracker(TrackerOptions options) : options_(std::move(options)) {
-  entries_.insert(options_.function_entries.begin(), options_.function_entries.end());
+  if (!options_.function_entries.empty()) {
+    const auto [low, high] = std::minmax_element(options_.function_entries.begin(),
+                                                 options_.function_entries.end());
+    entries_origin_ = *low & ~1u;
+    entries_.assign(((*high & ~1u) - entries_origin_) / 2 + 1, false);
+    for (uint32_t e : options_.function_entries) entries_[((e & ~1u) - entries_origin_) / 2] = true;
+  }
   for (uint32_t caller : options_.excluded_callers) excluded_callers_.insert(caller & ~1u);
   whole_.profile.name = "whole run";
   for (size_t i = 0; i < options_.spans.size(); ++i) {
@@ -195,6 +201,51 @@ void CallTracker::on_instruction(const sim::Instruction& insn, uint32_t pc, uint
   ++now_instructions_;
 
   if (!executed || next == pc + insn.size_bytes) return;
+  on_taken_branch(insn, pc, next, sp);
+}
+
+void CallTracker::on_instructions(const sim::ExecutionObserver::InstructionRun& run) {
+  if (stack_.empty()) {
+    initial_sp_ = run.sp;
+    push(run.addresses[0], 0, 0, run.sp);
+  }
+  lowest_sp_ = std::min(lowest_sp_, run.sp);
+  if (active_span_ >= 0) span_lowest_sp_ = std::min(span_lowest_sp_, run.sp);
+  // Only the last instruction of a run may leave the function on top of the shadow stack:
+  // every cost of the run is that function's.
+  const StackFrame& top = stack_.back();
+  CallNode& wn = whole_.profile.nodes[static_cast<size_t>(top.whole_node)];
+  wn.exclusive_cycles += run.total_cycles;
+  wn.exclusive_instructions += run.count;
+  const bool per_address = !options_.call_tree_only;
+  if (per_address)
+    for (size_t i = 0; i < run.count; ++i) {
+      Costs& wa = whole_.address_costs(0, run.addresses[i]);
+      wa.cycles += run.cycles[i];
+      ++wa.instructions;
+    }
+  if (active_span_ >= 0 && top.span_node >= 0) {
+    Tree& t = spans_[static_cast<size_t>(active_span_)];
+    CallNode& sn = t.profile.nodes[static_cast<size_t>(top.span_node)];
+    sn.exclusive_cycles += run.total_cycles;
+    sn.exclusive_instructions += run.count;
+    if (per_address)
+      for (size_t i = 0; i < run.count; ++i) {
+        Costs& sa = t.address_costs(static_cast<uint32_t>(top.span_node), run.addresses[i]);
+        sa.cycles += run.cycles[i];
+        ++sa.instructions;
+      }
+  }
+  now_cycles_ += run.total_cycles;
+  now_instructions_ += run.count;
+  const size_t last = run.count - 1;
+  const sim::Instruction& insn = *run.instructions[last];
+  const uint32_t pc = run.addresses[last];
+  if (run.next != pc + insn.size_bytes) on_taken_branch(insn, pc, run.next, run.sp);
+}
+
+void CallTracker::on_taken_branch(const sim::Instruction& insn, uint32_t pc, uint32_t next,
+                                  uint32_t sp) {
   if (is_call(insn)) {
     push(next & ~1u, pc + insn.size_bytes, pc, sp);
     return;
@@ -207,7 +258,7 @@ void CallTracker::on_instruction(const sim::Instruction& insn, uint32_t pc, uint
       return;
     }
   }
-  if (entries_.count(next) && next != stack_.back().function && stack_.size() > 1) {
+  if (is_entry(next) && next != stack_.back().function && stack_.size() > 1) {
     // Tail call: the callee returns straight to our caller.
     const StackFrame f = stack_.back();
     if (active_span_ >= 0 && stack_.size() == span_base_ + 1) {

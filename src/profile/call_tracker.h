@@ -61,6 +61,10 @@ class CallTracker final : public sim::ExecutionObserver {
 
   void on_instruction(const sim::Instruction& insn, uint32_t pc, uint32_t next, uint32_t cycles,
                       bool executed, uint32_t sp) override;
+  // A whole run at once: its costs go to the function on top of the shadow stack (only a run's
+  // last instruction can call, return or branch away), then its last instruction's control
+  // flow as on_instruction. The same results as on_instruction for each.
+  void on_instructions(const sim::ExecutionObserver::InstructionRun& run) override;
   void on_exception_entry(uint32_t exception_number, uint32_t handler, uint32_t return_address,
                           uint32_t cycles, uint32_t sp) override;
   void on_exception_return(uint32_t resume_pc, uint32_t cycles, uint32_t sp) override;
@@ -131,6 +135,8 @@ class CallTracker final : public sim::ExecutionObserver {
   };
 
   uint32_t frame_for(uint32_t function);
+  // A taken branch (next != pc + size) of an executed instruction: call, return, tail call.
+  void on_taken_branch(const sim::Instruction& insn, uint32_t pc, uint32_t next, uint32_t sp);
   void push(uint32_t function, uint32_t return_address, uint32_t call_address, uint32_t sp);
   void pop(uint32_t sp);
   // Adds `cycles` that no instruction took (an exception latency) to the self cost of frame
@@ -139,7 +145,15 @@ class CallTracker final : public sim::ExecutionObserver {
   void leave(Tree& tree, const StackFrame& f, int32_t node, uint64_t cycles, uint64_t instructions);
 
   TrackerOptions options_;
-  std::unordered_set<uint32_t> entries_;
+  // Function entries, one flag per halfword from the lowest: a tail call is looked up at every
+  // taken branch.
+  uint32_t entries_origin_ = 0;
+  std::vector<bool> entries_;
+  bool is_entry(uint32_t address) const {
+    const uint32_t index = (address - entries_origin_) / 2;
+    return (address & 1u) == 0 && address >= entries_origin_ && index < entries_.size() &&
+           entries_[index];
+  }
   std::unordered_map<uint32_t, size_t> span_by_entry_;
   std::unordered_set<uint32_t> excluded_callers_;
   std::vector<Frame> frames_;

@@ -251,6 +251,63 @@ void MemoryWatch::on_instruction(const sim::Instruction& insn, uint32_t pc, uint
     resolve_deferred(deferred_end_sp_);
 
   if (!executed || next == pc + insn.size_bytes) return;
+  on_taken_branch(pc, target);
+}
+
+void MemoryWatch::on_instructions(const sim::ExecutionObserver::InstructionRun& run) {
+  const RunSummary& summary = summary_of(run);
+  if (summary.untracked || deferred_ || !started_) {
+    sim::ExecutionObserver::on_instructions(run);  // one at a time
+    return;
+  }
+  // What on_instruction does for each, at once: every SP effect of the run is static.
+  if (run.sp != block_sp_) {
+    block_sp_ = run.sp;
+    pc_ = run.addresses[0];
+    set_sp(run.sp);
+  }
+  const uint32_t start_sp = sp_;
+  if (summary.lowest_offset < 0) {
+    pc_ = run.addresses[summary.lowest_index];
+    set_sp(start_sp + static_cast<uint32_t>(summary.lowest_offset));
+  }
+  sp_ = start_sp + static_cast<uint32_t>(summary.end_offset);
+  const size_t last = run.count - 1;
+  pc_ = run.addresses[last];
+  if (run.next != run.addresses[last] + run.instructions[last]->size_bytes)
+    on_taken_branch(pc_, run.next & ~1u);
+}
+
+const MemoryWatch::RunSummary& MemoryWatch::summary_of(
+    const sim::ExecutionObserver::InstructionRun& run) {
+  const uint32_t first = run.addresses[0];
+  RunSummary& s = summaries_[((first >> 1) ^ static_cast<uint32_t>(run.count) << 7) &
+                             (kSummaryCacheSize - 1)];
+  if (s.first == first && s.count == run.count) return s;
+  s = RunSummary{};
+  s.first = first;
+  s.count = run.count;
+  int32_t offset = 0;
+  for (size_t i = 0; i < run.count; ++i) {
+    const uint32_t pc = run.addresses[i];
+    const StackPointerEffect effect = effect_at(pc);
+    if (effect.kind == StackPointerEffect::Kind::kDynamic ||
+        (effect.kind == StackPointerEffect::Kind::kNone &&
+         (run.instructions[i]->regs_written & kSpBit) && pc - code_origin_ >= code_.size())) {
+      s.untracked = true;
+      break;
+    }
+    offset += effect.delta_bytes;
+    if (offset < s.lowest_offset) {
+      s.lowest_offset = offset;
+      s.lowest_index = static_cast<uint32_t>(i);
+    }
+  }
+  s.end_offset = offset;
+  return s;
+}
+
+void MemoryWatch::on_taken_branch(uint32_t pc, uint32_t target) {
   // A taken branch: into or out of the heap API, into or out of an operation.
   if (heap_call_.kind < 0) {
     int kind = -1;

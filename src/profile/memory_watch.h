@@ -111,6 +111,10 @@ class MemoryWatch final : public sim::ExecutionObserver {
 
   void on_instruction(const sim::Instruction& insn, uint32_t pc, uint32_t next, uint32_t cycles,
                       bool executed, uint32_t sp) override;
+  // A whole run at once when every SP effect in it is static (a cached summary per run: the
+  // deepest offset, where, and the net change); one instruction at a time otherwise. The same
+  // results as on_instruction for each (tests/unit/profile/memory_watch_test.cpp).
+  void on_instructions(const sim::ExecutionObserver::InstructionRun& run) override;
   // Isolation: the firmware's heap and stack are put back to the snapshot's, so are the
   // watch's live blocks and SP; what it measured (executions, whole-run peaks) stays.
   void on_snapshot() override;
@@ -136,6 +140,19 @@ class MemoryWatch final : public sim::ExecutionObserver {
 
  private:
   StackPointerEffect effect_at(uint32_t pc);
+  void on_taken_branch(uint32_t pc, uint32_t target);
+  // A run's SP effects, relative to the SP at its start.
+  struct RunSummary {
+    uint32_t first = UINT32_MAX;  // first address (with `count`, the cache key)
+    size_t count = 0;
+    bool untracked = false;    // an SP write the encoding does not give: go one at a time
+    int32_t lowest_offset = 0;  // deepest point (0 if SP never goes below the start)
+    uint32_t lowest_index = 0;  // the instruction that first reaches it
+    int32_t end_offset = 0;     // SP after the last instruction
+  };
+  const RunSummary& summary_of(const sim::ExecutionObserver::InstructionRun& run);
+  static constexpr size_t kSummaryCacheSize = 4096;
+  std::vector<RunSummary> summaries_ = std::vector<RunSummary>(kSummaryCacheSize);
   void set_sp(uint32_t value);  // a new exact SP after an instruction
   void resolve_deferred(uint32_t sp_after_last);
   void on_heap_entry(int kind, uint32_t pc);

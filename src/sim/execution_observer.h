@@ -3,6 +3,7 @@
 // the machine reports every instruction it charges to the timing model, in execution order,
 // with its cost, and the exceptions it delivers between them. Observing never changes the
 // counts (tests/unit/profile check it).
+#include <cstddef>
 #include <cstdint>
 
 #include "sim/instruction.h"
@@ -17,6 +18,28 @@ class ExecutionObserver {
   // start of the instruction's translation block (exact at calls, which end blocks).
   virtual void on_instruction(const Instruction& insn, uint32_t pc, uint32_t next,
                               uint32_t cycles, bool executed, uint32_t sp) = 0;
+
+  // A run of consecutive instructions of one translation block, all executed, each continuing
+  // at the next (`addresses[i + 1]`) but the last, which continued at `next`: exactly the
+  // `count` on_instruction calls it stands for, in one call (the machine reports whole blocks
+  // this way; only blocks with an IT-skipped instruction or a data-dependent cost go one
+  // instruction at a time). `sp` is as in on_instruction. The default makes those calls; an
+  // observer overrides it to work per block (profile::MemoryWatch, profile::CallTracker).
+  struct InstructionRun {
+    const Instruction* const* instructions = nullptr;
+    const uint32_t* addresses = nullptr;
+    const uint32_t* cycles = nullptr;  // each instruction's
+    size_t count = 0;
+    uint64_t total_cycles = 0;  // their sum
+    uint32_t next = 0;
+    uint32_t sp = 0;
+  };
+  virtual void on_instructions(const InstructionRun& run) {
+    for (size_t i = 0; i < run.count; ++i)
+      on_instruction(*run.instructions[i], run.addresses[i],
+                     i + 1 < run.count ? run.addresses[i + 1] : run.next, run.cycles[i], true,
+                     run.sp);
+  }
 
   // The core took exception `exception_number` (11 = SVCall) right after the instruction
   // reported last (which raised it; it was reported continuing at `return_address`): the entry

@@ -422,16 +422,42 @@ void Machine::charge_pending(size_t index, uint32_t next_address) {
     charge_memoized(*b, next_address);
     return;
   }
-  if (!b->special && !it_block_.active() && !observer_) {
+  if (!b->special && !it_block_.active()) {
     // Fast path: nothing conditional or data-dependent in the block.
-    for (size_t i = pending_charged_; i < index; ++i) {
-      const uint32_t next = i + 1 < n ? b->addresses[i + 1] : next_address;
-      outcome_.cycles += timing_->cycles(*b->instructions[i], b->addresses[i], next);
+    const size_t first = pending_charged_;
+    if (!observer_) {
+      for (size_t i = first; i < index; ++i) {
+        const uint32_t next = i + 1 < n ? b->addresses[i + 1] : next_address;
+        outcome_.cycles += timing_->cycles(*b->instructions[i], b->addresses[i], next);
+      }
+    } else {
+      run_cycles_.clear();
+      uint64_t total = 0;
+      for (size_t i = first; i < index; ++i) {
+        const uint32_t next = i + 1 < n ? b->addresses[i + 1] : next_address;
+        run_cycles_.push_back(timing_->cycles(*b->instructions[i], b->addresses[i], next));
+        total += run_cycles_.back();
+      }
+      outcome_.cycles += total;
+      report_run(*b, first, index, run_cycles_.data(), total,
+                 index < n ? b->addresses[index] : next_address);
+      if (index == n) uc_reg_read(uc_, UC_ARM_REG_SP, &block_sp_);
     }
-    outcome_.instructions += index - pending_charged_;
+    outcome_.instructions += index - first;
     pending_charged_ = index;
     return;
   }
+  // With an observer, executed instructions are reported in runs (report_run) between the
+  // IT-skipped ones, which go one at a time.
+  size_t run_first = pending_charged_;
+  uint64_t run_total = 0;
+  run_cycles_.clear();
+  auto flush_run = [&](size_t end, uint32_t next) {
+    if (!observer_ || end == run_first) return;
+    report_run(*b, run_first, end, run_cycles_.data(), run_total, next);
+    run_cycles_.clear();
+    run_total = 0;
+  };
   for (size_t i = pending_charged_; i < index; ++i) {
     const Instruction& insn = *b->instructions[i];
     const uint32_t pc = b->addresses[i];
@@ -440,7 +466,9 @@ void Machine::charge_pending(size_t index, uint32_t next_address) {
       ItBlock probe = it_block_;
       const bool executes = it_block_.next_executes();
       if (!executes) {
+        flush_run(i, pc);
         charge(insn, pc, next, false);
+        run_first = i + 1;
         continue;
       }
       // A flag-setting instruction inside the block changes the later conditions, which were
@@ -461,8 +489,13 @@ void Machine::charge_pending(size_t index, uint32_t next_address) {
         it_block_.start(insn.it_firstcond_mask, values[0]);
       }
     }
-    charge(insn, pc, next, true);
+    const uint32_t c = charge(insn, pc, next, true, /*notify=*/false);
+    if (observer_) {
+      run_cycles_.push_back(c);
+      run_total += c;
+    }
   }
+  flush_run(index, index < n ? b->addresses[index] : next_address);
   outcome_.instructions += index - pending_charged_;
   if (observer_ && index == n) uc_reg_read(uc_, UC_ARM_REG_SP, &block_sp_);
   pending_charged_ = index;
@@ -481,9 +514,7 @@ void Machine::charge_memoized(Block& b, uint32_t next_address) {
     outcome_.cycles += m.cycles;
     timing_->set_state(m.exit);
     if (observer_) {
-      for (size_t i = 0; i < n; ++i)
-        observer_->on_instruction(*b.instructions[i], b.addresses[i], next_of(i),
-                                  m.instruction_cycles[i], true, block_sp_);
+      report_run(b, 0, n, m.instruction_cycles.data(), m.cycles, next_address);
       uc_reg_read(uc_, UC_ARM_REG_SP, &block_sp_);
     }
     return;
@@ -494,13 +525,12 @@ void Machine::charge_memoized(Block& b, uint32_t next_address) {
   for (size_t i = 0; i < n; ++i) {
     const uint32_t c = timing_->cycles(*b.instructions[i], b.addresses[i], next_of(i));
     cycles += c;
-    if (observer_) {
-      instruction_cycles.push_back(c);
-      observer_->on_instruction(*b.instructions[i], b.addresses[i], next_of(i), c, true,
-                                block_sp_);
-    }
+    if (observer_) instruction_cycles.push_back(c);
   }
-  if (observer_) uc_reg_read(uc_, UC_ARM_REG_SP, &block_sp_);
+  if (observer_) {
+    report_run(b, 0, n, instruction_cycles.data(), cycles, next_address);
+    uc_reg_read(uc_, UC_ARM_REG_SP, &block_sp_);
+  }
   outcome_.cycles += cycles;
   size_t slot = b.memo_count;
   if (b.memo_count < Block::kMemoEntries) {
@@ -510,6 +540,19 @@ void Machine::charge_memoized(Block& b, uint32_t next_address) {
     b.memo_next = static_cast<uint8_t>((b.memo_next + 1) % Block::kMemoEntries);
   }
   b.memo[slot] = {key, cycles, timing_->state(), std::move(instruction_cycles)};
+}
+
+void Machine::report_run(const Block& b, size_t first, size_t end, const uint32_t* cycles,
+                         uint64_t total, uint32_t next) {
+  ExecutionObserver::InstructionRun run;
+  run.instructions = b.instructions.data() + first;
+  run.addresses = b.addresses.data() + first;
+  run.cycles = cycles;
+  run.count = end - first;
+  run.total_cycles = total;
+  run.next = next;
+  run.sp = block_sp_;
+  observer_->on_instructions(run);
 }
 
 bool Machine::skip_changes_cost(const Instruction& insn) {
@@ -527,7 +570,8 @@ bool Machine::skip_changes_cost(const Instruction& insn) {
   }
 }
 
-void Machine::charge(const Instruction& insn, uint32_t pc, uint32_t next, bool executed) {
+uint32_t Machine::charge(const Instruction& insn, uint32_t pc, uint32_t next, bool executed,
+                        bool notify) {
   // An instruction that fails its IT condition does not execute but still passes through the
   // pipeline. A data-processing instruction costs the same either way (one cycle, and its
   // register dependencies are interlocked at decode, before the condition is known); a
@@ -543,7 +587,8 @@ void Machine::charge(const Instruction& insn, uint32_t pc, uint32_t next, bool e
                                    : (insn.size_bytes == 4 ? kSkipped32 : kSkipped16);
   const uint32_t c = timing_->cycles(charged, pc, next);
   outcome_.cycles += c;
-  if (observer_) observer_->on_instruction(insn, pc, next, c, executed, block_sp_);
+  if (observer_ && notify) observer_->on_instruction(insn, pc, next, c, executed, block_sp_);
+  return c;
 }
 
 void Machine::charge_up_to(uint32_t pc, bool including) {
@@ -562,12 +607,15 @@ void Machine::on_block(uc_engine*, uint64_t address, uint32_t size, void* self_p
   // The previous block ran to its end: charge what is left of it, now that its last
   // instruction's successor is known.
   if (self->pending_) self->charge_pending(self->pending_->instructions.size(), start);
-  if (!self->lazy_it_hooks_.empty() && self->hook_lazy_its(start, start + size)) {
-    self->pending_ = nullptr;  // charged; the re-entered block's hook takes it from here
-    return;
+  Block& b = self->block_at(start, size);
+  if (!b.hooks_checked) {
+    b.hooks_checked = true;
+    if (!self->lazy_it_hooks_.empty() && self->hook_lazy_its(start, start + size)) {
+      self->pending_ = nullptr;  // charged; the re-entered block's hook takes it from here
+      return;
+    }
   }
   self->pending_operands_.clear();
-  Block& b = self->block_at(start, size);
   self->pending_ = &b;
   self->pending_charged_ = 0;
   self->device_cursor_ = 0;
@@ -1115,6 +1163,7 @@ RunOutcome Machine::run(uint64_t cycle_budget) {
   outcome_.host_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (semihosting_) outcome_.console += semihosting_->console();
+  if (getenv("FATHOM_DEBUG_HOOKS")) fprintf(stderr, "hooks %zu lazy-left %zu retranslated %lu\n", operand_hooks_.size(), lazy_it_hooks_.size(), (unsigned long)outcome_.retranslated_blocks);
   // The instruction the run stopped at (the EXIT write, a faulting access) counts.
   if (current_) {
     charge(*current_, current_pc_, current_pc_ + current_->size_bytes, true);

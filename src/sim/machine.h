@@ -176,6 +176,7 @@ class Machine {
     uint8_t memo_count = 0;  // valid entries
     uint8_t memo_next = 0;   // entry to replace when all are valid
     bool memoizable = false;
+    bool hooks_checked = false;  // its ITs have their operand hooks (hook_lazy_its)
   };
   Block& block_at(uint32_t start, uint32_t size_bytes);
   Block& build_block(uint32_t start, uint32_t size_bytes);
@@ -186,13 +187,21 @@ class Machine {
   // its memo, or charges it and fills the memo. With an observer, every instruction is still
   // reported, with its cost from the memo.
   void charge_memoized(Block& b, uint32_t next_address);
+  // Tells the observer that instructions [first, end) of `b` ran, with these costs (their sum
+  // `total`), the last continuing at `next`.
+  void report_run(const Block& b, size_t first, size_t end, const uint32_t* cycles,
+                  uint64_t total, uint32_t next);
+  std::vector<uint32_t> run_cycles_;  // scratch for report_run
   // kBlock: makes every instruction before the one at `pc` charged (a mid-block event such as
   // a CYCCNT read); with `including`, the one at `pc` too (the run stops there).
   void charge_up_to(uint32_t pc, bool including);
   uint32_t read_pc() const;
   // Charges one instruction to the timing model; `executed` false for one that failed its IT
   // condition.
-  void charge(const Instruction& insn, uint32_t pc, uint32_t next, bool executed);
+  // Returns its cycles; tells the observer unless `notify` is false (the caller reports it in
+  // a run).
+  uint32_t charge(const Instruction& insn, uint32_t pc, uint32_t next, bool executed,
+                  bool notify = true);
   // kBlock: the index in the pending block of the instruction whose memory operand covers
   // `address` with the current register values, searching from `device_cursor_`.
   std::optional<size_t> locate_access(uint32_t address) const;

@@ -24,6 +24,9 @@ class ObserverFanout final : public ExecutionObserver {
                       bool executed, uint32_t sp) override {
     for (ExecutionObserver* o : observers_) o->on_instruction(insn, pc, next, cycles, executed, sp);
   }
+  void on_instructions(const InstructionRun& run) override {
+    for (ExecutionObserver* o : observers_) o->on_instructions(run);
+  }
   void on_exception_entry(uint32_t exception_number, uint32_t handler, uint32_t return_address,
                           uint32_t cycles, uint32_t sp) override {
     for (ExecutionObserver* o : observers_)

@@ -11,6 +11,7 @@
 #include "elf/elf_image.h"
 #include "sim/machine.h"
 #include "../sim/fixture_board.h"
+#include "one_at_a_time.h"
 
 namespace fathom::profile {
 namespace {
@@ -260,6 +261,60 @@ TEST_F(CallTrackerTest, CallTreeOnlyGivesTheSameTreeWithoutTheDetail) {
     EXPECT_TRUE(pb.node_addresses.empty());
     EXPECT_TRUE(pb.edges.empty());
     EXPECT_TRUE(pb.events.empty());
+  }
+}
+
+TEST_F(CallTrackerTest, RunsGiveTheProfileOfSingleInstructions) {
+  // The tracker's per-run path (CallTracker::on_instructions) against its per-instruction one,
+  // on the same block-mode execution: every node, address, edge and trace event equal.
+  CallTracker by_run(options()), single(options());
+  fathom::testing::OneAtATime forward(single);
+  run(sim::HookMode::kBlock, &by_run);
+  const sim::RunOutcome outcome = run(sim::HookMode::kBlock, &forward);
+  EXPECT_EQ(forward.instructions, outcome.instructions);
+  const ProfileSet a = by_run.finish(), b = single.finish();
+  ASSERT_EQ(a.profiles.size(), b.profiles.size());
+  ASSERT_EQ(a.frames.size(), b.frames.size());
+  for (size_t i = 0; i < a.profiles.size(); ++i) {
+    const Profile &pa = a.profiles[i], &pb = b.profiles[i];
+    EXPECT_EQ(pa.total_cycles, pb.total_cycles);
+    EXPECT_EQ(pa.total_instructions, pb.total_instructions);
+    EXPECT_EQ(pa.peak_stack_bytes, pb.peak_stack_bytes);
+    EXPECT_EQ(pa.execution_cycles, pb.execution_cycles);
+    ASSERT_EQ(pa.nodes.size(), pb.nodes.size());
+    for (size_t n = 0; n < pa.nodes.size(); ++n) {
+      EXPECT_EQ(pa.nodes[n].frame, pb.nodes[n].frame);
+      EXPECT_EQ(pa.nodes[n].parent, pb.nodes[n].parent);
+      EXPECT_EQ(pa.nodes[n].calls, pb.nodes[n].calls);
+      EXPECT_EQ(pa.nodes[n].inclusive_cycles, pb.nodes[n].inclusive_cycles);
+      EXPECT_EQ(pa.nodes[n].exclusive_cycles, pb.nodes[n].exclusive_cycles);
+      EXPECT_EQ(pa.nodes[n].inclusive_instructions, pb.nodes[n].inclusive_instructions);
+      EXPECT_EQ(pa.nodes[n].exclusive_instructions, pb.nodes[n].exclusive_instructions);
+    }
+    ASSERT_EQ(pa.addresses.size(), pb.addresses.size());
+    for (size_t n = 0; n < pa.addresses.size(); ++n) {
+      EXPECT_EQ(pa.addresses[n].address, pb.addresses[n].address);
+      EXPECT_EQ(pa.addresses[n].cycles, pb.addresses[n].cycles);
+      EXPECT_EQ(pa.addresses[n].instructions, pb.addresses[n].instructions);
+    }
+    ASSERT_EQ(pa.node_addresses.size(), pb.node_addresses.size());
+    for (size_t n = 0; n < pa.node_addresses.size(); ++n) {
+      EXPECT_EQ(pa.node_addresses[n].node, pb.node_addresses[n].node);
+      EXPECT_EQ(pa.node_addresses[n].address, pb.node_addresses[n].address);
+      EXPECT_EQ(pa.node_addresses[n].cycles, pb.node_addresses[n].cycles);
+    }
+    ASSERT_EQ(pa.edges.size(), pb.edges.size());
+    for (size_t n = 0; n < pa.edges.size(); ++n) {
+      EXPECT_EQ(pa.edges[n].call_address, pb.edges[n].call_address);
+      EXPECT_EQ(pa.edges[n].inclusive_cycles, pb.edges[n].inclusive_cycles);
+      EXPECT_EQ(pa.edges[n].calls, pb.edges[n].calls);
+    }
+    ASSERT_EQ(pa.events.size(), pb.events.size());
+    for (size_t n = 0; n < pa.events.size(); ++n) {
+      EXPECT_EQ(pa.events[n].frame, pb.events[n].frame);
+      EXPECT_EQ(pa.events[n].at_cycles, pb.events[n].at_cycles);
+      EXPECT_EQ(pa.events[n].stack_bytes, pb.events[n].stack_bytes);
+    }
   }
 }
 

@@ -14,6 +14,7 @@
 #include "sim/machine.h"
 #include "sim/observer_fanout.h"
 #include "../sim/fixture_board.h"
+#include "one_at_a_time.h"
 
 namespace fathom::profile {
 namespace {
@@ -150,14 +151,17 @@ class MemoryWatchTest : public ::testing::Test {
     uint32_t lowest_sp = 0;
     uint64_t heap_in_use = 0, heap_peak = 0, allocations = 0, inexact = 0, unknown_frees = 0;
   };
-  Watched watch(sim::HookMode mode, sim::ExecutionObserver* also = nullptr) {
+  // `single`: the watch sees the machine's runs one instruction at a time (its per-instruction
+  // path), through testing::OneAtATime.
+  Watched watch(sim::HookMode mode, sim::ExecutionObserver* also = nullptr, bool single = false) {
     auto m = machine(mode);
     MemoryWatchOptions o = options();
     o.registers_after_each_instruction = mode == sim::HookMode::kPerInstruction;
     MemoryWatch w(*image_, o,
                   [&m](unsigned r) { return m->read_core_register(r); });
     sim::ObserverFanout fan;
-    fan.add(&w);
+    fathom::testing::OneAtATime forward(w);
+    fan.add(single ? static_cast<sim::ExecutionObserver*>(&forward) : &w);
     fan.add(also);
     m->set_observer(fan.get());
     Watched out;
@@ -210,6 +214,30 @@ TEST_F(MemoryWatchTest, VariableLengthArrayMatchesTheExactReference) {
     const Watched w = watch(mode);
     ASSERT_EQ(w.executions.size(), 4u);
     EXPECT_EQ(w.executions[2].peak_stack_bytes(), reference.depth());
+  }
+}
+
+TEST_F(MemoryWatchTest, RunsGiveTheFiguresOfSingleInstructions) {
+  // The watch's per-run path (MemoryWatch::on_instructions) against its per-instruction one on
+  // the same block-mode execution.
+  const Watched by_run = watch(sim::HookMode::kBlock);
+  const Watched single = watch(sim::HookMode::kBlock, nullptr, true);
+  EXPECT_EQ(by_run.lowest_sp, single.lowest_sp);
+  EXPECT_EQ(by_run.heap_peak, single.heap_peak);
+  EXPECT_EQ(by_run.heap_in_use, single.heap_in_use);
+  EXPECT_EQ(by_run.allocations, single.allocations);
+  EXPECT_EQ(by_run.inexact, single.inexact);
+  ASSERT_EQ(by_run.executions.size(), single.executions.size());
+  for (size_t i = 0; i < by_run.executions.size(); ++i) {
+    const OperationMemory &a = by_run.executions[i], &b = single.executions[i];
+    EXPECT_EQ(a.entry_sp, b.entry_sp) << i;
+    EXPECT_EQ(a.lowest_sp, b.lowest_sp) << i;
+    EXPECT_EQ(a.deepest_pc, b.deepest_pc) << i;
+    EXPECT_EQ(a.unwritten_bytes, b.unwritten_bytes) << i;
+    EXPECT_EQ(a.heap_start_bytes, b.heap_start_bytes) << i;
+    EXPECT_EQ(a.heap_peak_bytes, b.heap_peak_bytes) << i;
+    EXPECT_EQ(a.allocations, b.allocations) << i;
+    EXPECT_EQ(a.returned, b.returned) << i;
   }
 }
 
