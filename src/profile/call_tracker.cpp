@@ -23,7 +23,11 @@ bool may_return(const sim::Instruction& insn) {
 
 uint32_t CallTracker::Tree::node(int32_t parent, uint32_t frame) {
   const uint64_t key = (static_cast<uint64_t>(static_cast<uint32_t>(parent)) << 32) | frame;
+  CachedNode& cached =
+      node_cache[(static_cast<uint32_t>(parent) * 0x9E3779B1u ^ frame) & (kNodeCacheSize - 1)];
+  if (cached.key == key) return cached.node;
   auto [it, inserted] = child_index.try_emplace(key, static_cast<uint32_t>(profile.nodes.size()));
+  cached = {key, it->second};
   if (inserted) {
     CallNode n;
     n.frame = frame;
@@ -52,8 +56,11 @@ CallTracker::CallTracker(TrackerOptions options) : options_(std::move(options)) 
 }
 
 uint32_t CallTracker::frame_for(uint32_t function) {
+  CachedFrame& cached = frame_cache_[(function >> 1) & (kFrameCacheSize - 1)];
+  if (cached.function == function) return cached.frame;
   auto [it, inserted] = frame_index_.try_emplace(function, static_cast<uint32_t>(frames_.size()));
   if (inserted) frames_.push_back({fmt::format("{:#010x}", function), "", 0, function});
+  cached = {function, it->second};
   return it->second;
 }
 

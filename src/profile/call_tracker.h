@@ -89,6 +89,13 @@ class CallTracker final : public sim::ExecutionObserver {
   struct Tree {  // one profile under construction
     Profile profile;
     std::unordered_map<uint64_t, uint32_t> child_index;  // (parent node << 32 | frame) -> node
+    // A direct-mapped cache in front of `child_index` (a call looks its node up).
+    struct CachedNode {
+      uint64_t key = UINT64_MAX;
+      uint32_t node = 0;
+    };
+    static constexpr size_t kNodeCacheSize = 4096;
+    std::vector<CachedNode> node_cache = std::vector<CachedNode>(kNodeCacheSize);
     std::unordered_map<uint64_t, Costs> addresses;  // (node << 32 | address) -> self cost
     // A direct-mapped cache in front of `addresses` (their elements never move): loops hit it,
     // which saves a hash lookup per instruction.
@@ -158,6 +165,12 @@ class CallTracker final : public sim::ExecutionObserver {
   std::unordered_set<uint32_t> excluded_callers_;
   std::vector<Frame> frames_;
   std::unordered_map<uint32_t, uint32_t> frame_index_;  // function entry -> frame
+  struct CachedFrame {
+    uint32_t function = UINT32_MAX;
+    uint32_t frame = 0;
+  };
+  static constexpr size_t kFrameCacheSize = 1024;
+  std::vector<CachedFrame> frame_cache_ = std::vector<CachedFrame>(kFrameCacheSize);
   Tree whole_;
   std::vector<Tree> spans_;
   std::vector<StackFrame> stack_;

@@ -280,12 +280,16 @@ void MemoryWatch::on_instructions(const sim::ExecutionObserver::InstructionRun& 
 
 const MemoryWatch::RunSummary& MemoryWatch::summary_of(
     const sim::ExecutionObserver::InstructionRun& run) {
-  const uint32_t first = run.addresses[0];
-  RunSummary& s = summaries_[((first >> 1) ^ static_cast<uint32_t>(run.count) << 7) &
-                             (kSummaryCacheSize - 1)];
-  if (s.first == first && s.count == run.count) return s;
+  // A few cached summaries per block: a block whose IT skips differ from run to run is
+  // reported as different runs (from `first`, `count` long).
+  if (run.block >= summaries_.size()) summaries_.resize(run.block + 1);
+  BlockSummaries& cached = summaries_[run.block];
+  for (RunSummary& c : cached.entries)
+    if (c.count == run.count && c.first == run.first) return c;
+  RunSummary& s = cached.entries[cached.next];
+  cached.next = static_cast<uint8_t>((cached.next + 1) % cached.entries.size());
   s = RunSummary{};
-  s.first = first;
+  s.first = run.first;
   s.count = run.count;
   int32_t offset = 0;
   for (size_t i = 0; i < run.count; ++i) {

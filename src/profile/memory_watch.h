@@ -23,6 +23,7 @@
 //    the branch back to its return address, nested calls included.
 // Only the main stack is modelled: fathom's firmware runs in Thread mode on MSP and takes no
 // exceptions.
+#include <array>
 #include <climits>
 #include <cstdint>
 #include <functional>
@@ -143,16 +144,19 @@ class MemoryWatch final : public sim::ExecutionObserver {
   void on_taken_branch(uint32_t pc, uint32_t target);
   // A run's SP effects, relative to the SP at its start.
   struct RunSummary {
-    uint32_t first = UINT32_MAX;  // first address (with `count`, the cache key)
-    size_t count = 0;
+    uint32_t first = 0;  // the run: instructions [first, first + count) of its block
+    uint32_t count = 0;  // 0: an empty cache entry
     bool untracked = false;    // an SP write the encoding does not give: go one at a time
     int32_t lowest_offset = 0;  // deepest point (0 if SP never goes below the start)
     uint32_t lowest_index = 0;  // the instruction that first reaches it
     int32_t end_offset = 0;     // SP after the last instruction
   };
   const RunSummary& summary_of(const sim::ExecutionObserver::InstructionRun& run);
-  static constexpr size_t kSummaryCacheSize = 4096;
-  std::vector<RunSummary> summaries_ = std::vector<RunSummary>(kSummaryCacheSize);
+  struct BlockSummaries {
+    std::array<RunSummary, 4> entries;
+    uint8_t next = 0;  // the entry to replace
+  };
+  std::vector<BlockSummaries> summaries_;  // by InstructionRun::block
   void set_sp(uint32_t value);  // a new exact SP after an instruction
   void resolve_deferred(uint32_t sp_after_last);
   void on_heap_entry(int kind, uint32_t pc);

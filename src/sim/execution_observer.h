@@ -33,6 +33,10 @@ class ExecutionObserver {
     uint64_t total_cycles = 0;  // their sum
     uint32_t next = 0;
     uint32_t sp = 0;
+    // Which code this is, for an observer's caches: the same `block` and `first` are the same
+    // instructions whenever they run again (`block` is dense from 0, per machine).
+    uint32_t block = 0;
+    uint32_t first = 0;  // index of the run's first instruction in its block
   };
   virtual void on_instructions(const InstructionRun& run) {
     for (size_t i = 0; i < run.count; ++i)

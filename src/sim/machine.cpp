@@ -344,6 +344,7 @@ Machine::Block& Machine::build_block(uint32_t start, uint32_t size_bytes) {
   Block& b = it->second;
   if (inserted || b.size_bytes != size_bytes) {
     b = Block{};
+    b.id = next_block_id_++;
     b.start = start;
     b.size_bytes = size_bytes;
     b.memoizable = true;
@@ -361,6 +362,10 @@ Machine::Block& Machine::build_block(uint32_t start, uint32_t size_bytes) {
       b.special |= kind != 0;
       b.unhooked |= (kind & Block::kUnhookedOperands) != 0;
       b.memoizable &= !timing_->cost_reads_operands(insn);
+      // SP writes: PUSH/POP/LDM/STM with SP writeback, ADD/SUB SP (Capstone lists SP), and
+      // system instructions (MSR MSP), conservatively.
+      b.writes_sp |= (insn.regs_written & (1u << 13)) != 0 ||
+                     (insn.cls == InstrClass::kOther && !insn.nop);
       if (b.first_fpu < 0 && timing::is_fpu(insn.cls))
         b.first_fpu = static_cast<int32_t>(b.instructions.size() - 1);
       pc += insn.size_bytes ? insn.size_bytes : 2;
@@ -441,7 +446,7 @@ void Machine::charge_pending(size_t index, uint32_t next_address) {
       outcome_.cycles += total;
       report_run(*b, first, index, run_cycles_.data(), total,
                  index < n ? b->addresses[index] : next_address);
-      if (index == n) uc_reg_read(uc_, UC_ARM_REG_SP, &block_sp_);
+      if (index == n) update_block_sp(*b);
     }
     outcome_.instructions += index - first;
     pending_charged_ = index;
@@ -497,7 +502,7 @@ void Machine::charge_pending(size_t index, uint32_t next_address) {
   }
   flush_run(index, index < n ? b->addresses[index] : next_address);
   outcome_.instructions += index - pending_charged_;
-  if (observer_ && index == n) uc_reg_read(uc_, UC_ARM_REG_SP, &block_sp_);
+  if (observer_ && index == n) update_block_sp(*b);
   pending_charged_ = index;
 }
 
@@ -515,7 +520,7 @@ void Machine::charge_memoized(Block& b, uint32_t next_address) {
     timing_->set_state(m.exit);
     if (observer_) {
       report_run(b, 0, n, m.instruction_cycles.data(), m.cycles, next_address);
-      uc_reg_read(uc_, UC_ARM_REG_SP, &block_sp_);
+      update_block_sp(b);
     }
     return;
   }
@@ -529,7 +534,7 @@ void Machine::charge_memoized(Block& b, uint32_t next_address) {
   }
   if (observer_) {
     report_run(b, 0, n, instruction_cycles.data(), cycles, next_address);
-    uc_reg_read(uc_, UC_ARM_REG_SP, &block_sp_);
+    update_block_sp(b);
   }
   outcome_.cycles += cycles;
   size_t slot = b.memo_count;
@@ -542,6 +547,11 @@ void Machine::charge_memoized(Block& b, uint32_t next_address) {
   b.memo[slot] = {key, cycles, timing_->state(), std::move(instruction_cycles)};
 }
 
+void Machine::update_block_sp(const Block& b) {
+  // SP after a block that writes it; a block that does not leaves the SP it started with.
+  if (b.writes_sp) uc_reg_read(uc_, UC_ARM_REG_SP, &block_sp_);
+}
+
 void Machine::report_run(const Block& b, size_t first, size_t end, const uint32_t* cycles,
                          uint64_t total, uint32_t next) {
   ExecutionObserver::InstructionRun run;
@@ -552,6 +562,8 @@ void Machine::report_run(const Block& b, size_t first, size_t end, const uint32_
   run.total_cycles = total;
   run.next = next;
   run.sp = block_sp_;
+  run.block = b.id;
+  run.first = static_cast<uint32_t>(first);
   observer_->on_instructions(run);
 }
 

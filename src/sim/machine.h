@@ -177,6 +177,8 @@ class Machine {
     uint8_t memo_next = 0;   // entry to replace when all are valid
     bool memoizable = false;
     bool hooks_checked = false;  // its ITs have their operand hooks (hook_lazy_its)
+    uint32_t id = 0;  // dense, per machine (ExecutionObserver::InstructionRun::block)
+    bool writes_sp = false;  // an instruction may write SP (then update_block_sp reads it)
   };
   Block& block_at(uint32_t start, uint32_t size_bytes);
   Block& build_block(uint32_t start, uint32_t size_bytes);
@@ -192,6 +194,10 @@ class Machine {
   void report_run(const Block& b, size_t first, size_t end, const uint32_t* cycles,
                   uint64_t total, uint32_t next);
   std::vector<uint32_t> run_cycles_;  // scratch for report_run
+  // With an observer, after `b` ran to its end: block_sp_ becomes the SP now (only read when
+  // `b` may have written it: a register read costs as much as charging a few instructions).
+  void update_block_sp(const Block& b);
+  uint32_t next_block_id_ = 0;
   // kBlock: makes every instruction before the one at `pc` charged (a mid-block event such as
   // a CYCCNT read); with `including`, the one at `pc` too (the run stops there).
   void charge_up_to(uint32_t pc, bool including);
