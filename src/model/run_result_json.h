@@ -52,6 +52,8 @@ ResultJson to_json(const Fault& fault);
 ResultJson to_json(const FairnessCheck& check);
 ResultJson to_json(const WorkflowResult& workflow);
 ResultJson to_json(const WorkflowVerdict& verdict);
+ResultJson to_json(const ShardInfo& shard);
+ResultJson to_json(const ShardSelection& selection);
 
 // `json` as text: compact for `indent` < 0; invalid UTF-8 (a corrupt console line) replaced,
 // never thrown.
