@@ -85,6 +85,27 @@ util::Result<MergedShards> merge_shards(const std::vector<ShardFile>& files) {
           count, image_names(held), image_names(expected[index - 1])));
   }
 
+  // One run is measured by one fathom: images of shards run by different builds of it (other
+  // timing model, other harness) would make a result no single run gives.
+  const model::ImageResult* first_image = nullptr;
+  const ShardFile* first_image_file = nullptr;
+  for (const auto& [index, file] : by_index)
+    for (const auto& img : file->result.images) {
+      if (!first_image) {
+        first_image = &img;
+        first_image_file = file;
+        continue;
+      }
+      const auto& a = first_image->provenance;
+      const auto& b = img.provenance;
+      if (a.tool_version != b.tool_version || a.tool_git_revision != b.tool_git_revision)
+        return util::fail_usage(fmt::format(
+            "{} and {} were run by different fathom builds ({} {} vs {} {}): run every shard "
+            "with the same one",
+            first_image_file->name, file->name, a.tool_version, a.tool_git_revision,
+            b.tool_version, b.tool_git_revision));
+    }
+
   merged.run.suite = selection.suite;
   for (size_t k = 0; k < selection.images.size(); ++k)
     merged.run.images.push_back(by_index.at(static_cast<uint32_t>(k % count + 1))

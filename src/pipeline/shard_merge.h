@@ -29,7 +29,8 @@ struct MergedShards {
 // Merges `files`. Usage errors, each naming the file(s): a file that is not a shard result;
 // shards of different selections or counts; a selection that does not match its digest; the
 // same shard twice with different contents; a shard whose images are not its part of the
-// selection; a missing shard ("shard 2/3 missing: give its result file"). The same shard file
+// selection; a missing shard ("shard 2/3 missing: give its result file"); images run by
+// different fathom builds (provenance tool_version, tool_git_revision). The same shard file
 // twice with identical contents is used once (a note says so).
 util::Result<MergedShards> merge_shards(const std::vector<ShardFile>& files);
 

@@ -173,5 +173,14 @@ TEST(ShardMerge, AShardMustHoldItsPartOfTheSelection) {
             "sim-m33, c3 on sim-m33");
 }
 
+TEST(ShardMerge, ShardsRunByDifferentFathomBuildsAreAnError) {
+  const model::Suite suite = suite_of_five();
+  ShardFile newer = shard_file(suite, 2, 2);
+  for (auto& img : newer.result.images) img.provenance.tool_git_revision = "fedcba987654";
+  EXPECT_EQ(merge_error({shard_file(suite, 1, 2), newer}).rfind(
+                "shard1.json and shard2.json were run by different fathom builds", 0),
+            0u);
+}
+
 }  // namespace
 }  // namespace fathom::pipeline
