@@ -18,6 +18,7 @@ int run(int argc, char** argv) {
   app.require_subcommand(1);
   CommandState state;
   register_run_command(app, state);
+  register_merge_command(app, state);
   register_list_command(app, state);
   register_sources_command(app, state);
   register_bench_command(app, state);

@@ -13,6 +13,7 @@ struct CommandState {
 };
 
 void register_run_command(CLI::App& app, CommandState& state);
+void register_merge_command(CLI::App& app, CommandState& state);
 void register_list_command(CLI::App& app, CommandState& state);
 void register_sources_command(CLI::App& app, CommandState& state);
 void register_bench_command(CLI::App& app, CommandState& state);

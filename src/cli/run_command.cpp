@@ -1,18 +1,15 @@
 #include <fmt/core.h>
 
-#include <filesystem>
-#include <fstream>
-#include <iostream>
-
 #include "cli/cli.h"
 #include "cli/commands.h"
-#include "cli/history_database.h"
 #include "cli/paths.h"
+#include "cli/result_output.h"
 #include "cli/suite_session.h"
-#include "history/run_store.h"
 #include "model/board.h"
+#include "pipeline/shard_selection.h"
 #include "report/writer.h"
 #include "util/error.h"
+#include "util/sha256.h"
 
 namespace fathom::cli {
 namespace {
@@ -36,37 +33,29 @@ struct RunFlags {
   std::string name;        // label of the stored run
   int64_t jobs = 0;        // images built and run at once; 0 = online CPUs
   bool fresh = false;      // measure again even if the result cache holds the results
+  std::string shard;       // --shard i/N; empty = the whole selection
 };
-
-void write_file(const std::filesystem::path& path, const report::Writer& writer,
-                const model::RunResult& result) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  writer.write(result, out);
-  if (!out) throw util::FatalError(fmt::format("cannot write '{}'", path.string()));
-}
-
-// Stores `result` in the run history. Never fails the command: the results are already
-// printed and written, so a history problem is a warning on stderr.
-void store_history(const RunFlags& flags, const model::RunResult& result) {
-  try {
-    history::RunStore store = open_history_or_throw(flags.db);
-    auto id = store.store(result, history::current_run_context(flags.name));
-    if (!id) {
-      fmt::print(stderr, "fathom: warning: run not stored in the history: {}\n",
-                 id.error().message);
-      return;
-    }
-    fmt::print(stderr, "fathom: stored as run {} in {}\n", *id, store.path().string());
-  } catch (const util::FatalError& e) {
-    fmt::print(stderr, "fathom: warning: run not stored in the history: {}\n", e.what());
-  }
-}
 
 int run(const RunFlags& flags) {
   auto writer = report::make_writer(flags.format);
   if (!writer) throw util::FatalError(writer.error().message, kExitUsage);
+  std::optional<model::ShardPart> shard;
+  if (!flags.shard.empty()) {
+    auto part = pipeline::parse_shard_part(flags.shard);
+    if (!part) throw util::FatalError(part.error().message, kExitUsage);
+    if (!flags.db.empty() || !flags.name.empty()) {
+      const char* flag = flags.db.empty() ? "--name" : "--db";
+      throw util::FatalError(
+          fmt::format("{} with --shard: a shard is not stored in the history; store the merged "
+                      "run instead (fathom merge FILE... {} ...)",
+                      flag, flag),
+          kExitUsage);
+    }
+    shard = *part;
+  }
   const model::Suite suite = load_suite_or_throw(flags.suite);
   pipeline::RunOptions options;
+  options.shard = shard;
   options.configurations = flags.configurations;
   options.operations = flags.operations;
   options.boards = flags.boards;
@@ -90,7 +79,7 @@ int run(const RunFlags& flags) {
   options.fresh = flags.fresh;
   if (auto results = result_cache_root()) options.result_cache_dir = *results;
   pipeline::RunCounts counts;
-  const model::RunResult result = run_suite_or_throw(suite, options, &counts);
+  model::RunResult result = run_suite_or_throw(suite, options, &counts);
   // What the caches saved, on stderr (results go to stdout): "rebuilt nothing" is checkable.
   fmt::print(stderr,
              "fathom: {} image{}: {} build{} reused from the build cache, {} result{} reused "
@@ -100,25 +89,30 @@ int run(const RunFlags& flags) {
              counts.results_reused == 1 ? "" : "s",
              counts.results_reused > 0 ? " (--fresh measures again)" : "");
 
-  // Results are written before anything else can go wrong: nothing measured is lost.
-  if (!flags.out_dir.empty()) {
-    std::filesystem::create_directories(flags.out_dir);
-    auto json = report::make_writer("json");
-    write_file(std::filesystem::path(flags.out_dir) / "results.json", **json, result);
-    if (flags.format != "json")
-      write_file(std::filesystem::path(flags.out_dir) / ("results." + flags.format), **writer,
-                 result);
+  ResultOutput output;
+  output.format = flags.format;
+  output.out_dir = flags.out_dir;
+  output.db = flags.db;
+  output.no_history = flags.no_history;
+  output.name = flags.name;
+  if (shard) {
+    auto suite_sha256 = util::sha256_file(suite.path);
+    if (!suite_sha256) throw util::FatalError(suite_sha256.error().message);
+    result.shard = pipeline::make_shard_info(
+        *shard, pipeline::shard_selection(suite, options,
+                                          flags.suite.empty() ? "default" : flags.suite,
+                                          *suite_sha256));
+    if (result.images.empty())
+      fmt::print(stderr, "fathom: shard {}/{} has no images (the selection has {}): its result "
+                         "is empty\n",
+                 shard->index, shard->count, result.shard->selection.images.size());
+    if (!flags.no_history)
+      fmt::print(stderr, "fathom: shard {}/{} not stored in the history (a part of a run; "
+                         "`fathom merge` stores the merged run)\n",
+                 shard->index, shard->count);
+    output.no_history = true;
   }
-  (*writer)->write(result, std::cout);
-  std::cout.flush();
-  if (!flags.no_history) store_history(flags, result);
-  // The harness's and the simulator's memory figures disagree: one is wrong (docs/PROFILER.md).
-  for (const auto& img : result.images)
-    for (const auto& op : img.operations)
-      if (!op.memory_mismatch.empty())
-        fmt::print(stderr, "fathom: error: {} on {}, {}: {}\n", img.configuration, img.board,
-                   op.operation, op.memory_mismatch);
-  return result.all_passed() ? kExitOk : kExitFailure;
+  return finish_run(result, output);
 }
 
 }  // namespace
@@ -172,6 +166,10 @@ void register_run_command(CLI::App& app, CommandState& state) {
   cmd->add_option("--baud", flags->baud,
                   "Serial target: the UART's baud rate (default: its [serial] baud)")
       ->check(CLI::Range(50, 20000000));
+  cmd->add_option("--shard", flags->shard,
+                  "Run only shard i of N (i/N, 1 <= i <= N): image k of the selection (0-based, "
+                  "suite order) belongs to shard (k mod N) + 1; `fathom merge` combines the "
+                  "shards' JSON results (docs/SCALE-OUT.md)");
   cmd->add_flag("--fresh", flags->fresh,
                 "Measure every image again instead of reusing results from the result cache");
   cmd->callback([flags, &state] { state.exit_code = run(*flags); });

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "model/analysis.h"
+#include "model/shard.h"
 
 #include "model/statistics.h"
 
@@ -178,6 +179,9 @@ struct RunResult {
   std::vector<FairnessCheck> fairness;
   std::vector<WorkflowResult> workflows;
   std::vector<WorkflowVerdict> workflow_verdicts;  // the cheapest variant per configuration
+  // Set for a shard's result (`fathom run --shard i/N`): its images are that shard's only, and
+  // the analyses above cover only them; `fathom merge` combines the shards into the whole run.
+  std::optional<ShardInfo> shard;
 
   // True if every image completed, every KAT passed, no operation's memory measurements
   // disagree, no cross-check found a difference and every fairness check passed.

@@ -389,6 +389,37 @@ WorkflowVerdict read_verdict(const Node& node) {
   return v;
 }
 
+ShardSelection read_selection(const Node& node) {
+  ShardSelection s;
+  s.suite = node.at("suite").text();
+  s.suite_argument = node.at("suite_argument").text();
+  s.suite_sha256 = node.at("suite_sha256").text();
+  for (const Node& img : node.at("images").items())
+    s.images.push_back(SelectedImage{img.at("configuration").text(), img.at("board").text()});
+  s.runs = node.at("runs").unsigned_32();
+  s.warmup = node.at("warmup").unsigned_32();
+  s.operations = node.at("operations").texts();
+  s.cycle_budget = node.at("cycle_budget").unsigned_integer();
+  s.sim_hooks = node.at("sim_hooks").text();
+  s.target = node.at("target").text_or_empty();
+  s.cross_check = node.at("cross_check").text_or_empty();
+  return s;
+}
+
+ShardInfo read_shard(const Node& node) {
+  ShardInfo shard;
+  const Node index = node.at("index");
+  const Node count = node.at("count");
+  shard.index = index.unsigned_32();
+  shard.count = count.unsigned_32();
+  if (shard.count < 1) count.fail("expected at least 1");
+  if (shard.index < 1 || shard.index > shard.count)
+    index.fail(fmt::format("expected 1 to count ({})", shard.count));
+  shard.selection_sha256 = node.at("selection_sha256").text();
+  shard.selection = read_selection(node.at("selection"));
+  return shard;
+}
+
 RunResult read_run(const Node& root) {
   if (!root.json().is_object())
     root.fail("expected a JSON object with schema_version; is this the output of "
@@ -412,6 +443,7 @@ RunResult read_run(const Node& root) {
     for (const Node& w : n->items()) out.workflows.push_back(read_workflow(w));
   if (auto n = root.later("workflow_verdicts"))
     for (const Node& v : n->items()) out.workflow_verdicts.push_back(read_verdict(v));
+  if (auto n = root.later("shard")) out.shard = read_shard(*n);
   return out;
 }
 
@@ -598,6 +630,34 @@ Json to_json(const WorkflowVerdict& v) {
               {"others", std::move(others)}};
 }
 
+Json to_json(const ShardSelection& s) {
+  Json images = Json::array();
+  for (const auto& img : s.images)
+    images.push_back(Json{{"configuration", img.configuration}, {"board", img.board}});
+  Json out;
+  out["suite"] = s.suite;
+  out["suite_argument"] = s.suite_argument;
+  out["suite_sha256"] = s.suite_sha256;
+  out["images"] = std::move(images);
+  out["runs"] = s.runs;
+  out["warmup"] = s.warmup;
+  out["operations"] = s.operations;
+  out["cycle_budget"] = s.cycle_budget;
+  out["sim_hooks"] = s.sim_hooks;
+  out["target"] = text_or_null(s.target);
+  out["cross_check"] = text_or_null(s.cross_check);
+  return out;
+}
+
+Json to_json(const ShardInfo& shard) {
+  Json out;
+  out["index"] = shard.index;
+  out["count"] = shard.count;
+  out["selection_sha256"] = shard.selection_sha256;
+  out["selection"] = to_json(shard.selection);
+  return out;
+}
+
 Json to_json(const RunResult& run) {
   Json doc;
   doc["schema_version"] = RunResult::kSchemaVersion;
@@ -615,6 +675,8 @@ Json to_json(const RunResult& run) {
   Json verdicts = Json::array();
   for (const auto& v : run.workflow_verdicts) verdicts.push_back(to_json(v));
   doc["workflow_verdicts"] = std::move(verdicts);
+  // Only a shard's result has one (model/shard.h); a whole run's, merged or not, is null.
+  doc["shard"] = run.shard ? to_json(*run.shard) : Json(nullptr);
   return doc;
 }
 

@@ -11,6 +11,8 @@
 //   * an empty "why" text (error, not_timed, memory mismatch, reused_from, an unknown fault
 //     function, a workflow's configuration/board/error) is null;
 //   * OperationResult::distinct_inputs 0 (every run repeated one input) is null;
+//   * RunResult::shard empty (a whole run, merged or not) is null, and so is an empty target or
+//     cross-check of a shard's selection;
 //   * empty lists and maps are [] and {}.
 // A non-finite double (which the model never holds) is written as null and does not read back.
 // The figures of an operation whose KAT did not pass are not written (samples [], statistics
@@ -52,6 +54,8 @@ ResultJson to_json(const Fault& fault);
 ResultJson to_json(const FairnessCheck& check);
 ResultJson to_json(const WorkflowResult& workflow);
 ResultJson to_json(const WorkflowVerdict& verdict);
+ResultJson to_json(const ShardInfo& shard);
+ResultJson to_json(const ShardSelection& selection);
 
 // `json` as text: compact for `indent` < 0; invalid UTF-8 (a corrupt console line) replaced,
 // never thrown.

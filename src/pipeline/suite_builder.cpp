@@ -24,6 +24,13 @@ std::vector<MatrixEntry> suite_matrix(const model::Suite& suite, const RunOption
     for (const auto& board : options.boards.empty() ? model::boards_of(suite, cfg) : options.boards)
       matrix.push_back({&cfg, board});
   }
+  if (options.shard) {
+    std::vector<MatrixEntry> part;
+    for (size_t k = 0; k < matrix.size(); ++k)
+      if (model::image_in_shard(k, options.shard->index, options.shard->count))
+        part.push_back(matrix[k]);
+    return part;
+  }
   return matrix;
 }
 

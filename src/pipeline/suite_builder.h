@@ -26,7 +26,8 @@ struct MatrixEntry {
 };
 
 // The suite's matrix after `options` (configuration subset, board override), configurations
-// in suite order and, for each, its boards (model::boards_of) in order.
+// in suite order and, for each, its boards (model::boards_of) in order; with `options.shard`,
+// only that shard's entries of it (model::image_in_shard), in the same order.
 std::vector<MatrixEntry> suite_matrix(const model::Suite& suite, const RunOptions& options);
 
 // A library's third-party source tree, ready to build from.

@@ -92,6 +92,13 @@ util::Result<std::string> board_description(const model::Board& board) {
 
 }  // namespace
 
+void derive_across_images(model::RunResult& run, const model::Suite& suite) {
+  run.fairness.clear();
+  if (suite.fairness) run.fairness = analysis::check_fairness(run, suite, *suite.fairness);
+  run.workflows = analysis::evaluate_workflows(run, suite.workflows);
+  run.workflow_verdicts = analysis::workflow_verdicts(run.workflows);
+}
+
 util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOptions& options,
                                          util::Progress& progress, RunCounts* counts) {
   if (auto v = validate_options(suite, options); !v) return tl::unexpected(v.error());
@@ -300,10 +307,7 @@ util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOpt
   model::RunResult result;
   result.suite = suite.name;
   result.images = std::move(images);
-  // What the suite derives across images (src/analysis).
-  if (suite.fairness) result.fairness = analysis::check_fairness(result, suite, *suite.fairness);
-  result.workflows = analysis::evaluate_workflows(result, suite.workflows);
-  result.workflow_verdicts = analysis::workflow_verdicts(result.workflows);
+  derive_across_images(result, suite);
   if (counts) {
     *counts = RunCounts{};
     counts->images = result.images.size();

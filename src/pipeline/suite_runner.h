@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "model/run_result.h"
+#include "model/shard.h"
 #include "model/suite.h"
 #include "elf/elf_image.h"
 #include "target/target_factory.h"
@@ -23,6 +24,9 @@ struct RunOptions {
   std::vector<std::string> configurations;  // subset of the suite's; empty = all
   std::vector<std::string> operations;      // overrides the suite's list; empty = suite's
   std::vector<std::string> boards;          // overrides the suite's boards; empty = suite's
+  // Only this shard of the images left by the filters above (model::image_in_shard; `fathom
+  // run --shard i/N`); empty = all of them.
+  std::optional<model::ShardPart> shard;
   std::optional<uint32_t> runs;             // overrides Suite::runs
   std::optional<uint32_t> warmup;           // overrides Suite::warmup
   std::filesystem::path firmware_dir;       // the repository's firmware/
@@ -61,6 +65,11 @@ struct RunCounts {
 // Checks `options` against `suite` before anything is built: unknown configurations are an
 // error (a usage error for the CLI).
 util::Result<void> validate_options(const model::Suite& suite, const RunOptions& options);
+
+// What the suite derives across `run`'s images (src/analysis): the fairness checks, the
+// workflows and their verdicts, replacing any already in `run`. run_suite ends with it, and
+// `fathom merge` derives them again from the merged shards (pipeline/shard_merge.h).
+void derive_across_images(model::RunResult& run, const model::Suite& suite);
 
 // Runs the suite. Only errors that stop everything (no toolchain, an unknown operation name)
 // come back as an error; everything else is data in the RunResult. If `counts` is given, it

@@ -142,7 +142,7 @@ TEST(RunResultJson, KatStatusNamesAreOneTable) {
 // Files written before a key existed (within schema 1) still read: absent is none.
 TEST(RunResultJson, KeysAddedAfterTheFirstWriterMayBeAbsent) {
   Json doc = to_json(full_run());
-  for (const char* key : {"fairness", "workflows", "workflow_verdicts"}) doc.erase(key);
+  for (const char* key : {"fairness", "workflows", "workflow_verdicts", "shard"}) doc.erase(key);
   Json& img = doc["images"][0];
   for (const char* key : {"stack_reserve_bytes", "libc", "isolation", "run_order", "reused_from"})
     img["provenance"].erase(key);
@@ -243,6 +243,72 @@ TEST(RunResultJson, ErrorsNameTheJsonPath) {
   };
   for (const auto& c : cases) {
     Json doc = to_json(full_run());
+    c.edit(doc);
+    auto read = run_result_from_json(doc);
+    ASSERT_FALSE(read.has_value()) << c.what;
+    EXPECT_EQ(read.error().message, c.message) << c.what;
+  }
+}
+
+ShardInfo full_shard() {
+  ShardInfo shard;
+  shard.index = 2;
+  shard.count = 3;
+  shard.selection_sha256 = std::string(64, 'd');
+  shard.selection.suite = "matrix";
+  shard.selection.suite_argument = "tests/e2e/suites/shard.toml";
+  shard.selection.suite_sha256 = std::string(64, 'e');
+  shard.selection.images = {{"mbedtls", "sim-m33"}, {"mbedtls", "sim-m4"}, {"wolfssl", "sim-m33"}};
+  shard.selection.runs = 2;
+  shard.selection.warmup = 0;
+  shard.selection.operations = {"sha256_64", "hmac_sha256"};
+  shard.selection.cycle_budget = 50'000'000'000ULL;
+  shard.selection.sim_hooks = "per-instruction";
+  shard.selection.target = "sim";
+  shard.selection.cross_check = "qemu";
+  return shard;
+}
+
+// A whole run's "shard" is null; a shard's result keeps its part and selection.
+TEST(RunResultJson, ShardRoundTripsAndIsNullForAWholeRun) {
+  EXPECT_TRUE(to_json(full_run())["shard"].is_null());
+  EXPECT_EQ(to_json(full_run()).back(), nullptr);
+  RunResult run = full_run();
+  run.shard = full_shard();
+  const std::string written = text_of(run);
+  const RunResult read = read_back(written);
+  EXPECT_EQ(text_of(read), written);
+  ASSERT_TRUE(read.shard.has_value());
+  EXPECT_EQ(read.shard->index, 2u);
+  EXPECT_EQ(read.shard->count, 3u);
+  EXPECT_EQ(read.shard->selection_sha256, std::string(64, 'd'));
+  EXPECT_EQ(read.shard->selection, full_shard().selection);
+  // No target or cross-check override is null.
+  run.shard->selection.target.clear();
+  run.shard->selection.cross_check.clear();
+  const Json doc = to_json(run);
+  EXPECT_TRUE(doc["shard"]["selection"]["target"].is_null());
+  EXPECT_TRUE(doc["shard"]["selection"]["cross_check"].is_null());
+  EXPECT_EQ(read_back(dump_json(doc)).shard->selection.target, "");
+}
+
+TEST(RunResultJson, ShardErrorsNameTheJsonPath) {
+  const Bad cases[] = {
+      {"index 0", [](Json& d) { d["shard"]["index"] = 0; }, "shard.index: expected 1 to count (3)"},
+      {"index above count", [](Json& d) { d["shard"]["index"] = 4; },
+       "shard.index: expected 1 to count (3)"},
+      {"count 0", [](Json& d) { d["shard"]["count"] = 0; }, "shard.count: expected at least 1"},
+      {"selection missing", [](Json& d) { d["shard"].erase("selection"); },
+       "shard.selection: missing"},
+      {"image board missing", [](Json& d) { d["shard"]["selection"]["images"][1].erase("board"); },
+       "shard.selection.images[1].board: missing"},
+      {"runs as text", [](Json& d) { d["shard"]["selection"]["runs"] = "2"; },
+       "shard.selection.runs: expected a non-negative integer that fits 32 bits"},
+  };
+  for (const auto& c : cases) {
+    RunResult run = full_run();
+    run.shard = full_shard();
+    Json doc = to_json(run);
     c.edit(doc);
     auto read = run_result_from_json(doc);
     ASSERT_FALSE(read.has_value()) << c.what;

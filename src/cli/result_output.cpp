@@ -1,0 +1,68 @@
+#include "cli/result_output.h"
+
+#include <fmt/core.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "cli/cli.h"
+#include "cli/history_database.h"
+#include "history/run_store.h"
+#include "report/writer.h"
+#include "util/error.h"
+
+namespace fathom::cli {
+namespace {
+
+void write_file(const std::filesystem::path& path, const report::Writer& writer,
+                const model::RunResult& result) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  writer.write(result, out);
+  if (!out) throw util::FatalError(fmt::format("cannot write '{}'", path.string()));
+}
+
+// Stores `result` in the run history. Never fails the command: the results are already
+// printed and written, so a history problem is a warning on stderr.
+void store_history(const ResultOutput& output, const model::RunResult& result) {
+  try {
+    history::RunStore store = open_history_or_throw(output.db);
+    auto id = store.store(result, history::current_run_context(output.name));
+    if (!id) {
+      fmt::print(stderr, "fathom: warning: run not stored in the history: {}\n",
+                 id.error().message);
+      return;
+    }
+    fmt::print(stderr, "fathom: stored as run {} in {}\n", *id, store.path().string());
+  } catch (const util::FatalError& e) {
+    fmt::print(stderr, "fathom: warning: run not stored in the history: {}\n", e.what());
+  }
+}
+
+}  // namespace
+
+int finish_run(const model::RunResult& result, const ResultOutput& output) {
+  auto writer = report::make_writer(output.format);
+  if (!writer) throw util::FatalError(writer.error().message, kExitUsage);
+  // Results are written before anything else can go wrong: nothing measured is lost.
+  if (!output.out_dir.empty()) {
+    std::filesystem::create_directories(output.out_dir);
+    auto json = report::make_writer("json");
+    write_file(std::filesystem::path(output.out_dir) / "results.json", **json, result);
+    if (output.format != "json")
+      write_file(std::filesystem::path(output.out_dir) / ("results." + output.format), **writer,
+                 result);
+  }
+  (*writer)->write(result, std::cout);
+  std::cout.flush();
+  if (!output.no_history) store_history(output, result);
+  // The harness's and the simulator's memory figures disagree: one is wrong (docs/PROFILER.md).
+  for (const auto& img : result.images)
+    for (const auto& op : img.operations)
+      if (!op.memory_mismatch.empty())
+        fmt::print(stderr, "fathom: error: {} on {}, {}: {}\n", img.configuration, img.board,
+                   op.operation, op.memory_mismatch);
+  return result.all_passed() ? kExitOk : kExitFailure;
+}
+
+}  // namespace fathom::cli

@@ -1,0 +1,25 @@
+#pragma once
+// What `fathom run` and `fathom merge` do with a finished result: write it (--out, --format),
+// store it in the history (--db, --no-history, --name), report memory mismatches, and choose
+// the exit code. One place, so that a merged run ends exactly as an unsharded run does.
+#include <string>
+
+#include "model/run_result.h"
+
+namespace fathom::cli {
+
+struct ResultOutput {
+  std::string format = "table";  // a report::writer_formats() name, already checked
+  std::string out_dir;           // also write results.json (and results.<format>) here
+  std::string db;                // history database; "" = history::default_history_path()
+  bool no_history = false;       // do not store the run
+  std::string name;              // label of the stored run
+};
+
+// Writes `result` to stdout in `output.format` (and the files of --out), stores it in the
+// history unless `output.no_history`, and returns the command's exit code: kExitOk if
+// result.all_passed(), else kExitFailure. Throws util::FatalError for an unknown format or an
+// --out file that cannot be written.
+int finish_run(const model::RunResult& result, const ResultOutput& output);
+
+}  // namespace fathom::cli
