@@ -1,5 +1,6 @@
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <filesystem>
@@ -31,6 +32,7 @@ struct BenchFlags {
   int64_t runs = -1;
   int64_t rounds = 3;
   bool skip_suite_wall = false;
+  std::vector<std::string> modes;  // only these (kModes names); empty = all
 };
 
 struct Speed {
@@ -124,7 +126,10 @@ int bench(const BenchFlags& flags) {
   constexpr size_t kModeCount = std::size(kModes);
   std::array<std::map<Key, Speed>, kModeCount> best;
   for (int64_t round = 0; round < flags.rounds; ++round)
-    for (size_t m = 0; m < kModeCount; ++m) measure(suite, options, kModes[m], best[m]);
+    for (size_t m = 0; m < kModeCount; ++m)
+      if (flags.modes.empty() || std::find(flags.modes.begin(), flags.modes.end(),
+                                           kModes[m].name) != flags.modes.end())
+        measure(suite, options, kModes[m], best[m]);
 
   std::array<Speed, kModeCount> total;
   for (size_t m = 0; m < kModeCount; ++m)
@@ -191,6 +196,10 @@ void register_bench_command(CLI::App& app, CommandState& state) {
       ->check(CLI::Range(1, 100000));
   cmd->add_option("--rounds", flags->rounds, "Alternating rounds per mode (default 3)")
       ->check(CLI::Range(1, 100));
+  std::vector<std::string> mode_names;
+  for (const Mode& mode : kModes) mode_names.push_back(mode.name);
+  cmd->add_option("--mode", flags->modes, "Only these modes (repeatable; default: all)")
+      ->check(CLI::IsMember(mode_names));
   cmd->add_flag("--skip-suite-wall", flags->skip_suite_wall,
                 "Do not time the default suite with -j 1 and -j 2 after the speed table");
   cmd->callback([flags, &state] { state.exit_code = bench(*flags); });

@@ -158,6 +158,17 @@ MemoryWatch::MemoryWatch(const elf::ElfImage& image, MemoryWatchOptions options,
   }
   for (size_t i = 0; i < options_.operations.size(); ++i)
     operation_by_entry_.emplace(options_.operations[i].entry & ~1u, i);
+  if (!operation_by_entry_.empty()) {
+    uint32_t low = UINT32_MAX, high = 0;
+    for (const auto& [entry, index] : operation_by_entry_) {
+      low = std::min(low, entry);
+      high = std::max(high, entry);
+    }
+    operations_origin_ = low;
+    operation_entries_.assign((high - low) / 2 + 1, false);
+    for (const auto& [entry, index] : operation_by_entry_)
+      operation_entries_[(entry - low) / 2] = true;
+  }
 }
 
 StackPointerEffect MemoryWatch::effect_at(uint32_t pc) {
@@ -255,7 +266,13 @@ void MemoryWatch::on_instruction(const sim::Instruction& insn, uint32_t pc, uint
 }
 
 void MemoryWatch::on_instructions(const sim::ExecutionObserver::InstructionRun& run) {
-  const RunSummary& summary = summary_of(run);
+  // The usual case first: the block's first cached summary is this run's.
+  const RunSummary* cached = run.block < summaries_.size()
+                                 ? &summaries_[run.block].entries[0]
+                                 : nullptr;
+  const RunSummary& summary =
+      cached && cached->count == run.count && cached->first == run.first ? *cached
+                                                                          : summary_of(run);
   if (summary.untracked || deferred_ || !started_) {
     sim::ExecutionObserver::on_instructions(run);  // one at a time
     return;
@@ -274,8 +291,13 @@ void MemoryWatch::on_instructions(const sim::ExecutionObserver::InstructionRun& 
   sp_ = start_sp + static_cast<uint32_t>(summary.end_offset);
   const size_t last = run.count - 1;
   pc_ = run.addresses[last];
-  if (run.next != run.addresses[last] + run.instructions[last]->size_bytes)
-    on_taken_branch(pc_, run.next & ~1u);
+  if (run.next == run.addresses[last] + run.instructions[last]->size_bytes) return;
+  const uint32_t target = run.next & ~1u;
+  // Most taken branches neither enter nor leave the heap API or an operation.
+  if (heap_call_.kind < 0 ? !is_heap_entry(target) : target != heap_call_.return_address) {
+    if (in_operation_ ? target != operation_return_ : !is_operation_entry(target)) return;
+  }
+  on_taken_branch(pc_, target);
 }
 
 const MemoryWatch::RunSummary& MemoryWatch::summary_of(

@@ -142,6 +142,18 @@ class MemoryWatch final : public sim::ExecutionObserver {
  private:
   StackPointerEffect effect_at(uint32_t pc);
   void on_taken_branch(uint32_t pc, uint32_t target);
+  bool is_heap_entry(uint32_t target) const {
+    return target != 0 && (target == options_.malloc_entry || target == options_.calloc_entry ||
+                           target == options_.realloc_entry || target == options_.free_entry);
+  }
+  // Operation entries, one flag per halfword from the lowest.
+  uint32_t operations_origin_ = 0;
+  std::vector<bool> operation_entries_;
+  bool is_operation_entry(uint32_t target) const {
+    const uint32_t index = (target - operations_origin_) / 2;
+    return target >= operations_origin_ && index < operation_entries_.size() &&
+           operation_entries_[index];
+  }
   // A run's SP effects, relative to the SP at its start.
   struct RunSummary {
     uint32_t first = 0;  // the run: instructions [first, first + count) of its block
