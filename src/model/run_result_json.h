@@ -11,10 +11,12 @@
 //   * an empty "why" text (error, not_timed, memory mismatch, reused_from, an unknown fault
 //     function, a workflow's configuration/board/error) is null;
 //   * OperationResult::distinct_inputs 0 (every run repeated one input) is null;
+//   * OperationResult::requested_runs 0 and RunsReason::kUnknown (not recorded) are null;
 //   * empty lists and maps are [] and {}.
 // A non-finite double (which the model never holds) is written as null and does not read back.
 // The figures of an operation whose KAT did not pass are not written (samples [], statistics
-// and memory figures null, primitive share and calls {}, distinct_inputs null), as in every
+// and memory figures null, primitive share and calls {}, distinct_inputs and samples_identical
+// null), as in every
 // report (report/writer.h). A workflow variant with an error has no figures: only its names and
 // error are written. ImageResult::host_seconds is not part of the JSON (not deterministic).
 //
