@@ -51,7 +51,7 @@ TEST(ProtocolStreamDecoder, DecodesValidStream) {
   const DecodedStream s = decode_stream(b.str());
   EXPECT_TRUE(s.errors.empty()) << all_errors(s);
   EXPECT_TRUE(s.completed);
-  EXPECT_EQ(s.hello.protocol, 2u);
+  EXPECT_EQ(s.hello.protocol, 3u);
   EXPECT_EQ(s.hello.board, "sim-m33");
   EXPECT_EQ(s.hello.config, "baseline");
   EXPECT_EQ(s.hello.library, "mbedtls");
