@@ -11,6 +11,7 @@
 
 #include "fathom_board.h"
 #include "fathom_memory.h"
+#include "fathom_params.h"
 #include "fathom_protocol.h"
 
 #if !defined(FATHOM_CYCLE_COUNTER_HEADER)
@@ -36,24 +37,11 @@
 #define FATHOM_LIBRARY_VERSION "unknown"
 #endif
 
-#define FATHOM_PARAMS_MAGIC 0x50485446u /* "FTHP" little-endian */
-#define FATHOM_MAX_OPS 64
-
-/* Run parameters. A board image uses the compiled-in defaults; the simulator overwrites this
- * object in the loaded image (found by its symbol) to change runs or select operations without
- * rebuilding. `only_ops` is a comma-separated list of operation names; empty means all. */
-typedef struct {
-  uint32_t magic;
-  uint32_t runs;
-  uint32_t warmup;
-  char only_ops[512];
-} fathom_params_t;
-
 /* Explicitly in .rodata: GCC would put a const volatile object in .data, where the startup
  * code's copy from flash would overwrite what the simulator wrote. */
 __attribute__((used, section(".rodata.fathom_params"))) const volatile fathom_params_t
     fathom_params = {
-    FATHOM_PARAMS_MAGIC, FATHOM_DEFAULT_RUNS, FATHOM_DEFAULT_WARMUP, ""};
+    FATHOM_PARAMS_MAGIC, FATHOM_DEFAULT_RUNS, FATHOM_DEFAULT_WARMUP, "", {0}};
 
 extern const fathom_op *const __start_fathom_ops[];
 extern const fathom_op *const __stop_fathom_ops[];
@@ -237,9 +225,20 @@ static void time_operation(size_t i, uint32_t runs, uint32_t warmup, int replay_
 #ifdef FATHOM_TEST_FAULT_OP
   test_fault(op->name);
 #endif
+  /* The host may ask for another count for this operation than HELLO's runs: announced
+   * (RUNS) before the samples, so the host expects that many. */
+  const uint32_t asked = fathom_params.magic == FATHOM_PARAMS_MAGIC && fathom_params.op_runs[i] != 0
+                             ? fathom_params.op_runs[i]
+                             : runs;
+  if (asked != runs) {
+    fathom_rec_begin("RUNS");
+    fathom_rec_str(op->name);
+    fathom_rec_u32(asked);
+    fathom_rec_end();
+  }
   /* An operation over distinct inputs gets at least its min_runs timed runs, announced
    * before the samples so the host expects that many. */
-  const uint32_t op_runs = op->min_runs > runs ? op->min_runs : runs;
+  const uint32_t op_runs = op->min_runs > asked ? op->min_runs : asked;
   if (op->min_runs != 0) {
     fathom_rec_begin("INPUTS");
     fathom_rec_str(op->name);

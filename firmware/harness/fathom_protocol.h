@@ -21,8 +21,9 @@ extern "C" {
 #define FATHOM_REC_MAX_LINE 512
 
 /* The protocol version HELLO announces (docs/PROTOCOL.md). 2: MEM carries the heap in use at
- * the start of the memory run, and ISOLATION says how operations were isolated. */
-#define FATHOM_PROTOCOL_VERSION 2
+ * the start of the memory run, and ISOLATION says how operations were isolated. 3: RUNS
+ * announces an operation's timed runs where the host asked for another count than HELLO's. */
+#define FATHOM_PROTOCOL_VERSION 3
 
 /* Writes `len` bytes to the console. Implemented by the board layer (fathom_board.h declares
  * the same function); the protocol writes each record with a single call. */

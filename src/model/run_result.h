@@ -23,6 +23,24 @@ std::string_view to_string(KatStatus kat);
 // The KatStatus named `name` (one of the names above); std::nullopt for anything else.
 std::optional<KatStatus> parse_kat_status(std::string_view name);
 
+// Why an operation made the number of timed runs it made (pipeline/run_selection.h).
+enum class RunsReason {
+  kUnknown,      // not recorded (results written before the reason was)
+  kSuite,        // the suite's `runs` (a target that is not deterministic, or runs <= 2)
+  kCommandLine,  // `--runs N`, applied to every operation
+  kFreshInputs,  // the suite's `runs`: the operation is declared in `fresh_inputs`
+  kFixedInputs,  // fewer runs: a deterministic target repeats a fixed input exactly
+};
+
+// The names of RunsReason in the results JSON ("runs_reason"): "suite", "command-line",
+// "fresh-inputs", "fixed-inputs"; kUnknown has none (null).
+std::string_view to_string(RunsReason reason);
+// The RunsReason named `name` (one of the names above); std::nullopt for anything else.
+std::optional<RunsReason> parse_runs_reason(std::string_view name);
+// For people: "suite", "command line", "suite: declared in fresh_inputs", "deterministic
+// target: inputs fixed per run"; "" for kUnknown.
+std::string_view runs_reason_text(RunsReason reason);
+
 struct KatVector {
   std::string name;
   bool passed = false;
@@ -67,6 +85,14 @@ struct OperationResult {
   // then a distribution over inputs (e.g. ML-DSA signing over that many messages), not
   // repetitions of one input. 0: every run repeated the same input.
   uint32_t distinct_inputs = 0;
+  // The timed runs the host asked the harness for and why (pipeline/run_selection.h); 0 and
+  // kUnknown when not recorded. The harness may make more (distinct_inputs above).
+  uint32_t requested_runs = 0;
+  RunsReason runs_reason = RunsReason::kUnknown;
+  // Whether every timed run gave the same cycles (and instructions, where counted): what a
+  // deterministic target must give for an operation whose input is fixed. Empty without
+  // samples.
+  std::optional<bool> samples_identical;
   // Sizes of the objects the operation produces or consumes, as the library's code defines them
   // (BYTES records): "public_key", "secret_key", "ciphertext", "shared_secret", "signature" ->
   // bytes. Empty if the workload reports none.

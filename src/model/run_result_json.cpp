@@ -173,6 +173,14 @@ KatStatus read_kat_status(const Node& node) {
   node.fail(fmt::format("unknown KAT status '{}'; expected passed, failed or not-run", name));
 }
 
+RunsReason read_runs_reason(const Node& node) {
+  const std::string name = node.text();
+  if (auto reason = parse_runs_reason(name)) return *reason;
+  node.fail(fmt::format("unknown runs reason '{}'; expected suite, command-line, fresh-inputs or "
+                        "fixed-inputs",
+                        name));
+}
+
 std::vector<KatVector> read_kat_vectors(const Node& node) {
   std::vector<KatVector> vectors;
   for (const Node& item : node.items()) {
@@ -305,6 +313,9 @@ OperationResult read_operation(const Node& node) {
   if (auto n = node.later("primitive_calls")) op.primitive_calls = read_primitive_calls(*n);
   if (auto n = node.later("distinct_inputs")) op.distinct_inputs = n->unsigned_32();
   if (auto n = node.later("object_bytes")) op.object_bytes = read_object_bytes(*n);
+  if (auto n = node.later("runs")) op.requested_runs = n->unsigned_32();
+  if (auto n = node.later("runs_reason")) op.runs_reason = read_runs_reason(*n);
+  if (auto n = node.later("samples_identical")) op.samples_identical = n->boolean();
   op.error = node.at("error").text_or_empty();
   if (auto n = node.later("not_timed")) op.not_timed = n->text_or_empty();
   return op;
@@ -540,6 +551,14 @@ Json to_json(const OperationResult& op) {
   // Number of distinct inputs the samples are over (INPUTS record).
   out["distinct_inputs"] =
       kat_passed && op.distinct_inputs != 0 ? Json(op.distinct_inputs) : Json(nullptr);
+  // The timed runs the host asked for and why (pipeline/run_selection.h), and whether the
+  // samples were all equal.
+  out["runs"] = op.requested_runs != 0 ? Json(op.requested_runs) : Json(nullptr);
+  out["runs_reason"] = op.runs_reason != RunsReason::kUnknown
+                           ? Json(std::string(to_string(op.runs_reason)))
+                           : Json(nullptr);
+  out["samples_identical"] =
+      kat_passed && op.samples_identical ? Json(*op.samples_identical) : Json(nullptr);
   // Object name -> bytes, as the library's code defines them (std::map: sorted).
   Json objects = Json::object();
   for (const auto& [object, bytes] : op.object_bytes) objects[object] = bytes;

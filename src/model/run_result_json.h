@@ -13,10 +13,12 @@
 //   * OperationResult::distinct_inputs 0 (every run repeated one input) is null;
 //   * RunResult::shard empty (a whole run, merged or not) is null, and so is an empty target or
 //     cross-check of a shard's selection;
+//   * OperationResult::requested_runs 0 and RunsReason::kUnknown (not recorded) are null;
 //   * empty lists and maps are [] and {}.
 // A non-finite double (which the model never holds) is written as null and does not read back.
 // The figures of an operation whose KAT did not pass are not written (samples [], statistics
-// and memory figures null, primitive share and calls {}, distinct_inputs null), as in every
+// and memory figures null, primitive share and calls {}, distinct_inputs and samples_identical
+// null), as in every
 // report (report/writer.h). A workflow variant with an error has no figures: only its names and
 // error are written. ImageResult::host_seconds is not part of the JSON (not deterministic).
 //

@@ -84,6 +84,11 @@ struct Suite {
   std::vector<Configuration> configurations;
   std::vector<std::string> operations; // empty = all operations the library offers
   uint32_t runs = 10;                  // timed runs per operation
+  // Operations that draw fresh inputs per timed run (signing, key generation: the harness's
+  // random source advances between runs), as glob patterns (util/glob.h). On a deterministic
+  // target every other operation repeats one input exactly, so it gets fewer timed runs
+  // (pipeline/run_selection.h); these keep `runs`.
+  std::vector<std::string> fresh_inputs;
   uint32_t warmup = 1;                 // untimed runs before them
   uint64_t cycle_budget = 50'000'000'000ULL;  // per image; exceeding it is a fault
   // The [matrix] axes the configurations were expanded over ("libc", "optimization"); empty

@@ -36,6 +36,9 @@ std::string result_key(const ResultKeyInputs& in) {
   field(text, "elf", in.elf_sha256);
   field(text, "board", in.board_description);
   field(text, "runs", std::to_string(in.runs));
+  field(text, "operation-runs", std::to_string(in.operation_runs.size()));
+  for (const auto& [op, runs] : in.operation_runs)
+    field(text, "operation-run", op + "=" + std::to_string(runs));
   field(text, "warmup", std::to_string(in.warmup));
   field(text, "operations", std::to_string(in.operations.size()));
   for (const auto& op : in.operations) field(text, "operation", op);

@@ -15,6 +15,7 @@
 // stored the report's JSON read as well (the derived keys are ignored).
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,6 +30,9 @@ struct ResultKeyInputs {
   std::string elf_sha256;          // the image's bytes
   std::string board_description;   // content of the board's board.toml
   uint32_t runs = 0;
+  // Timed runs of the operations that make another count than `runs`
+  // (target::RunParameters::operation_runs).
+  std::map<std::string, uint32_t> operation_runs;
   uint32_t warmup = 0;
   std::vector<std::string> operations;  // selected operations (empty = all), in order
   uint64_t cycle_budget = 0;

@@ -19,6 +19,7 @@
 #include "pipeline/cross_check.h"
 #include "pipeline/image_plan.h"
 #include "pipeline/result_cache.h"
+#include "pipeline/run_selection.h"
 #include "pipeline/suite_builder.h"
 #include "elf/elf_image.h"
 #include "elf/harness_operations.h"
@@ -198,6 +199,19 @@ util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOpt
       if (!target) return tl::unexpected(target.error());
       prov.target = (*target)->name();
 
+      // Timed runs per operation (pipeline/run_selection.h): fewer where a deterministic
+      // target repeats a fixed input exactly.
+      RunSelectionInputs selection_inputs;
+      selection_inputs.suite_runs = suite.runs;
+      selection_inputs.command_line_runs = options.runs;
+      selection_inputs.fresh_inputs = suite.fresh_inputs;
+      selection_inputs.deterministic_target = (*target)->deterministic();
+      const auto selected =
+          select_runs(selection_inputs, image_operations.empty() ? *offered : image_operations);
+      std::map<std::string, uint32_t> operation_runs;
+      for (const auto& [op, chosen] : selected)
+        if (chosen.runs != runs) operation_runs[op] = chosen.runs;
+
       // The result cache (pipeline/result_cache.h): same image, board, parameters, target
       // settings and fathom executable give the same results on a deterministic target.
       std::string result_key;
@@ -208,6 +222,7 @@ util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOpt
           key.elf_sha256 = built->elf_sha256;
           key.board_description = *board_text;
           key.runs = runs;
+          key.operation_runs = operation_runs;
           key.warmup = warmup;
           key.operations = image_operations;
           key.cycle_budget = suite.cycle_budget;
@@ -242,6 +257,7 @@ util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOpt
       to_run.primitive_groups = lib->primitive_groups;
       target::RunParameters params;
       params.runs = runs;
+      params.operation_runs = operation_runs;
       params.warmup = warmup;
       params.operations = image_operations;
       params.cycle_budget = suite.cycle_budget;
@@ -261,6 +277,7 @@ util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOpt
       image.console_log = std::move(ran->console_log);
       for (auto& op : image.operations) enforce_kat_gate(op);
       enforce_library_gate(image.operations, *lib);
+      record_runs(image.operations, selected);
       // A share is a share of measured cycles: none for an operation without timing.
       for (auto& op : image.operations)
         if (!op.has_timing()) {

@@ -14,7 +14,7 @@
 namespace fathom::protocol {
 namespace {
 
-constexpr uint32_t kProtocolVersion = 2;
+constexpr uint32_t kProtocolVersion = 3;
 
 // Field layout of each record type, for field-count errors that show what was expected.
 struct RecordShape {
@@ -23,7 +23,7 @@ struct RecordShape {
   std::string_view fields;
 };
 
-constexpr std::array<RecordShape, 11> kShapes = {{
+constexpr std::array<RecordShape, 12> kShapes = {{
     {"HELLO", 7, "<protocol> <board> <config> <library> <library_version> <runs> <warmup>"},
     {"CAL", 2, "<t0> <t1>"},
     {"KAT", 3, "<op> <vector> PASS|FAIL"},
@@ -32,6 +32,7 @@ constexpr std::array<RecordShape, 11> kShapes = {{
     {"MEM", 5, "<op> <peak_stack_bytes> <heap_peak_bytes> <allocations> <heap_start_bytes>"},
     {"ISOLATION", 1, "snapshot|none"},
     {"SKIP", 2, "<op> <reason>"},
+    {"RUNS", 2, "<op> <runs>"},
     {"INPUTS", 2, "<op> <distinct_inputs>"},
     {"BYTES", 3, "<op> <object> <bytes>"},
     {"END", 2, "<kat_failures> <records>"},
@@ -118,6 +119,7 @@ struct OperationState {
   bool mem_seen = false;
   bool instructions_unavailable = false;
   std::set<uint32_t> runs_seen;
+  std::optional<uint32_t> asked_runs;   // timed runs announced by RUNS, if it arrived
   std::optional<uint32_t> inputs_runs;  // timed runs announced by INPUTS, if it arrived
 };
 
@@ -225,6 +227,8 @@ class Decoder {
       on_mem(record);
     else if (record.type == "SKIP")
       on_skip(record);
+    else if (record.type == "RUNS")
+      on_runs(record);
     else if (record.type == "INPUTS")
       on_inputs(record);
     else if (record.type == "BYTES")
@@ -418,14 +422,11 @@ class Decoder {
     model::OperationResult* op = timed_operation(record);
     if (op == nullptr) return;
     OperationState& st = state_of(op);
-    if (st.inputs_runs && *run >= *st.inputs_runs) {
-      error(record, fmt::format("SAMPLE for {} run {} but INPUTS announced {} runs; ignored",
-                                op->operation, *run, *st.inputs_runs));
-      return;
-    }
-    if (!st.inputs_runs && hello_seen_ && *run >= out_.hello.runs) {
-      error(record, fmt::format("SAMPLE for {} run {} but HELLO announced {} runs; ignored",
-                                op->operation, *run, out_.hello.runs));
+    if ((st.inputs_runs || st.asked_runs || hello_seen_) && *run >= expected_runs(st)) {
+      error(record, fmt::format("SAMPLE for {} run {} but {} announced {} runs; ignored",
+                                op->operation, *run,
+                                st.inputs_runs ? "INPUTS" : st.asked_runs ? "RUNS" : "HELLO",
+                                expected_runs(st)));
       return;
     }
     if (!st.runs_seen.insert(*run).second) {
@@ -523,9 +524,38 @@ class Decoder {
     op->heap_start_bytes = *heap_start;
   }
 
+  // The timed runs `st`'s operation makes: INPUTS's count, else RUNS's, else HELLO's.
+  uint32_t expected_runs(const OperationState& st) const {
+    return st.inputs_runs ? *st.inputs_runs : st.asked_runs.value_or(out_.hello.runs);
+  }
+
+  // RUNS <op> <n>: the host asked for n timed runs of `op` instead of HELLO's runs (protocol
+  // 3). It precedes the operation's INPUTS and samples.
+  void on_runs(const Record& record) {
+    auto count = number32(record, 1, "runs");
+    if (!count) return;
+    model::OperationResult* op = timed_operation(record);
+    if (op == nullptr) return;
+    OperationState& st = state_of(op);
+    if (st.asked_runs) {
+      error(record, fmt::format("second RUNS for {}; ignored", op->operation));
+      return;
+    }
+    if (!st.runs_seen.empty() || st.inputs_runs) {
+      error(record, fmt::format("RUNS for {} after its {}; ignored", op->operation,
+                                st.inputs_runs ? "INPUTS" : "first SAMPLE"));
+      return;
+    }
+    if (*count == 0) {
+      error(record, fmt::format("RUNS for {} announces 0 runs; ignored", op->operation));
+      return;
+    }
+    st.asked_runs = *count;
+  }
+
   // INPUTS <op> <n>: the n timed runs of `op` that follow each use a distinct input. The
-  // harness makes max(HELLO runs, the operation's min_runs) runs, so n below HELLO's runs is an
-  // error; it must precede the operation's samples.
+  // harness makes max(the runs asked for, the operation's min_runs) runs, so n below RUNS's
+  // count (or HELLO's runs without RUNS) is an error; it must precede the operation's samples.
   void on_inputs(const Record& record) {
     auto count = number32(record, 1, "distinct_inputs");
     if (!count) return;
@@ -540,10 +570,11 @@ class Decoder {
       error(record, fmt::format("INPUTS for {} after its first SAMPLE; ignored", op->operation));
       return;
     }
-    if (*count == 0 || (hello_seen_ && *count < out_.hello.runs)) {
-      error(record, fmt::format("INPUTS for {} announces {} runs, fewer than HELLO's {} (or "
+    if (*count == 0 || ((hello_seen_ || st.asked_runs) && *count < expected_runs(st))) {
+      error(record, fmt::format("INPUTS for {} announces {} runs, fewer than {}'s {} (or "
                                 "none); ignored",
-                                op->operation, *count, out_.hello.runs));
+                                op->operation, *count, st.asked_runs ? "RUNS" : "HELLO",
+                                expected_runs(st)));
       return;
     }
     st.inputs_runs = *count;
@@ -624,14 +655,14 @@ class Decoder {
     for (size_t i = 0; i < out_.operations.size(); ++i) {
       model::OperationResult& op = out_.operations[i];
       const OperationState& st = op_state_[i];
-      const uint32_t expected_runs = st.inputs_runs.value_or(out_.hello.runs);
+      const uint32_t expected = expected_runs(st);
       // Without cycles, a timed sample is an instruction sample.
       const size_t accepted =
           counter_has_cycles_ ? op.cycle_samples.size() : op.instruction_samples.size();
       if (op.kat == model::KatStatus::kPassed && !st.skipped && hello_seen_ &&
-          accepted != expected_runs)
+          accepted != expected)
         out_.errors.push_back(fmt::format("operation {}: {} of {} timed samples were accepted",
-                                          op.operation, accepted, expected_runs));
+                                          op.operation, accepted, expected));
       if (!probes_ || st.instructions_unavailable) op.instruction_samples.clear();
       op.cycles = model::summarize(op.cycle_samples);
       op.instructions = model::summarize(op.instruction_samples);

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "model/run_result_json.h"
+#include "report/sample_spread.h"
 #include "report/stack_reserve.h"
 #include "report/summary.h"
 
@@ -52,6 +53,14 @@ void JsonWriter::write(const model::RunResult& run, std::ostream& out) const {
                             {"peak_stack_bytes", o.peak_stack_bytes},
                             {"stack_reserve_bytes", o.stack_reserve_bytes},
                             {"message", stack_overrun_text(o)}});
+  // Operations given fewer runs as fixed-input ones whose samples differed
+  // (report/sample_spread.h).
+  for (const auto& s : fixed_input_spreads(run))
+    warnings.push_back(Json{{"kind", "samples-differ"},
+                            {"configuration", s.image->configuration},
+                            {"board", s.image->board},
+                            {"operation", s.operation->operation},
+                            {"message", sample_spread_text(s)}});
   doc["warnings"] = std::move(warnings);
   out << model::dump_json(doc, 2) << '\n';
 }

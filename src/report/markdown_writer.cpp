@@ -1,5 +1,6 @@
 #include "report/markdown_writer.h"
 
+#include "report/sample_spread.h"
 #include "report/stack_reserve.h"
 
 #include <utility>
@@ -36,6 +37,10 @@ void MarkdownWriter::write(const model::RunResult& run, std::ostream& out) const
   if (const auto overruns = stack_overruns(run); !overruns.empty()) {
     out << "\n### Stack reserve exceeded\n\n";
     for (const auto& o : overruns) out << "- **" << markdown_cell(stack_overrun_text(o)) << "**\n";
+  }
+  if (const auto spreads = fixed_input_spreads(run); !spreads.empty()) {
+    out << "\n### Samples differ\n\n";
+    for (const auto& s : spreads) out << "- **" << markdown_cell(sample_spread_text(s)) << "**\n";
   }
   // Fairness control and workflows as preformatted text (their lines are aligned).
   for (const auto& [title, section] :

@@ -114,14 +114,22 @@ Grid summary_grid(const Summary& summary) {
   columns.push_back({"max [cycles]", true, [&](auto& r) {
                        return cycle_cell(r, [](auto& s) { return with_thousands(s.max); });
                      }});
-  // '*': the samples are over distinct inputs (a footnote says how many).
+  // '*': the samples are over distinct inputs (a footnote says how many). "(det.)": fewer
+  // runs, as the target is deterministic and the input fixed (pipeline/run_selection.h).
+  auto fixed_inputs = [](const SummaryRow& r) {
+    return r.timed && r.operation->runs_reason == model::RunsReason::kFixedInputs &&
+           r.operation->distinct_inputs == 0;
+  };
+  bool show_fixed = false;
+  for (const auto& row : summary.rows) show_fixed = show_fixed || fixed_inputs(row);
   columns.push_back({"n", true, [&](auto& r) {
                        // Without cycles, the runs are counted by their instruction samples.
                        const model::Statistics* s =
                            r.cycles_unavailable ? &*r.operation->instructions : stats(r);
                        if (!s) return std::string(kMissing);
                        return std::to_string(s->count) +
-                              (r.operation->distinct_inputs ? "*" : "");
+                              (r.operation->distinct_inputs ? "*" : "") +
+                              (fixed_inputs(r) ? " (det.)" : "");
                      }});
   columns.push_back({"instructions (median)", true, [](auto& r) {
                        return r.timed && r.operation->instructions
@@ -175,6 +183,11 @@ Grid summary_grid(const Summary& summary) {
         "fastest: * the lowest median, more than {}% below every other configuration's; tie: "
         "within {}% of the lowest median, as are others",
         plain_number(model::kNoiseThresholdPercent), plain_number(model::kNoiseThresholdPercent)));
+  if (show_fixed)
+    grid.footnotes.push_back(
+        "(det.): a deterministic target repeats the operation's fixed input exactly, so it made "
+        "fewer timed runs than the suite's; operations the suite declares in fresh_inputs, and "
+        "--runs N, get the full count");
   for (const auto& column : columns) {
     grid.headers.push_back(column.header);
     grid.right_aligned.push_back(column.right);

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "report/analysis_text.h"
+#include "report/sample_spread.h"
 #include "report/stack_reserve.h"
 #include "report/summary_grid.h"
 
@@ -88,6 +89,11 @@ void TableWriter::write(const model::RunResult& run, std::ostream& out) const {
   if (const auto overruns = stack_overruns(run); !overruns.empty()) {
     out << '\n';
     for (const auto& o : overruns) out << stack_overrun_text(o) << '\n';
+  }
+  // Operations given fewer runs on a claim their samples disproved.
+  if (const auto spreads = fixed_input_spreads(run); !spreads.empty()) {
+    out << '\n';
+    for (const auto& s : spreads) out << sample_spread_text(s) << '\n';
   }
   // Say honestly which figures were not measured in this run (the result cache).
   bool reused_header = false;

@@ -28,6 +28,18 @@ std::string check_identifier(std::string_view name) {
   return fmt::format("'{}' is not a C identifier", name);
 }
 
+// An operation name pattern (util/glob.h): operation-name characters ([a-z0-9_]) and the
+// wildcards '*' and '?'.
+std::string check_operation_pattern(std::string_view pattern) {
+  const bool ok = !pattern.empty() && std::all_of(pattern.begin(), pattern.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '*' || c == '?';
+  });
+  if (ok) return "";
+  return fmt::format("'{}' is not an operation name pattern (lower-case letters, digits and '_', "
+                     "with '*' for any run of characters and '?' for one, e.g. \"*_keygen\")",
+                     pattern);
+}
+
 // "FUNCTION:MNEMONIC": a C identifier, a colon, and an instruction mnemonic ([a-z0-9.]+, as
 // Capstone and objdump print it: "umaal", "udiv", "vmla.f32").
 std::string check_function_instruction(std::string_view item) {
@@ -211,6 +223,8 @@ util::Result<model::Suite> parse_suite(std::string_view text, std::string source
   if (*warmup) suite.warmup = static_cast<uint32_t>(**warmup);
   FATHOM_TRY(operations, s.string_array("operations", check_name, true));
   if (*operations) suite.operations = std::move(**operations);
+  FATHOM_TRY(fresh, s.string_array("fresh_inputs", check_operation_pattern, true));
+  if (*fresh) suite.fresh_inputs = std::move(**fresh);
   FATHOM_TRY(budget, s.integer("cycle_budget", 1, std::numeric_limits<int64_t>::max()));
   if (*budget) suite.cycle_budget = static_cast<uint64_t>(**budget);
   if (auto ok = s.finish(); !ok) return tl::unexpected(ok.error());

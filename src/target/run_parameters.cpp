@@ -2,18 +2,61 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <iterator>
 
+#include "elf/harness_operations.h"
+
 namespace fathom::target {
 namespace {
 
-// Layout of the harness's `fathom_params` object (firmware/harness/fathom_harness.c).
-constexpr uint32_t kParamsMagic = 0x50485446u;
+// Layout of the harness's `fathom_params` object (firmware/harness/fathom_params.h).
+// The magic names the layout: "FTH2" (the first layout, "FTHP", had no op_runs).
+constexpr uint32_t kParamsMagic = 0x32485446u;
 constexpr size_t kOnlyOpsBytes = 512;
+constexpr size_t kMaxOps = 64;  // FATHOM_MAX_OPS
+constexpr size_t kOpRunsOffset = 12 + kOnlyOpsBytes;
+constexpr size_t kParamsBytes = kOpRunsOffset + 4 * kMaxOps;
 
 }  // namespace
+
+util::Result<std::vector<uint8_t>> encode_parameter_bytes(
+    const RunParameters& params, const std::vector<std::string>& registry,
+    const std::string& display_name) {
+  std::string only;
+  for (const auto& op : params.operations) {
+    if (!only.empty()) only += ',';
+    only += op;
+  }
+  if (only.size() >= kOnlyOpsBytes)
+    return util::fail(fmt::format("too many operations selected ({} bytes of names; at most {})",
+                                  only.size(), kOnlyOpsBytes - 1));
+  std::vector<uint8_t> bytes(kParamsBytes, 0);
+  auto put32 = [&](size_t at, uint32_t v) {
+    for (int i = 0; i < 4; ++i) bytes[at + i] = static_cast<uint8_t>(v >> (8 * i));
+  };
+  put32(0, kParamsMagic);
+  put32(4, params.runs);
+  put32(8, params.warmup);
+  std::memcpy(bytes.data() + 12, only.data(), only.size());
+  // Per-operation counts go by registry index, the harness's own numbering.
+  for (const auto& [op, runs] : params.operation_runs) {
+    const auto at = std::find(registry.begin(), registry.end(), op);
+    if (at == registry.end())
+      return util::fail(fmt::format("'{}' has no operation '{}' to give {} timed runs",
+                                    display_name, op, runs));
+    const size_t index = static_cast<size_t>(at - registry.begin());
+    if (index >= kMaxOps)
+      return util::fail(fmt::format("'{}': operation '{}' is number {} of the registry; "
+                                    "per-operation run counts reach only the first {}",
+                                    display_name, op, index + 1, kMaxOps));
+    if (runs == 0) return util::fail(fmt::format("0 timed runs for operation '{}'", op));
+    put32(kOpRunsOffset + 4 * index, runs);
+  }
+  return bytes;
+}
 
 util::Result<EncodedParameters> encode_run_parameters(const elf::ElfImage& image,
                                                       const model::Board& board,
@@ -24,24 +67,17 @@ util::Result<EncodedParameters> encode_run_parameters(const elf::ElfImage& image
     return util::fail(fmt::format("'{}' has no fathom_params symbol: it was not built with the "
                                   "fathom harness",
                                   display_name));
-  std::string only;
-  for (const auto& op : params.operations) {
-    if (!only.empty()) only += ',';
-    only += op;
+  std::vector<std::string> registry;
+  if (!params.operation_runs.empty()) {
+    auto names = elf::harness_operations(image);
+    if (!names) return tl::unexpected(names.error());
+    registry = std::move(*names);
   }
-  if (only.size() >= kOnlyOpsBytes)
-    return util::fail(fmt::format("too many operations selected ({} bytes of names; at most {})",
-                                  only.size(), kOnlyOpsBytes - 1));
+  auto bytes = encode_parameter_bytes(params, registry, display_name);
+  if (!bytes) return tl::unexpected(bytes.error());
   EncodedParameters out;
   out.address = symbol->address;
-  out.bytes.assign(12 + kOnlyOpsBytes, 0);
-  auto put32 = [&](size_t at, uint32_t v) {
-    for (int i = 0; i < 4; ++i) out.bytes[at + i] = static_cast<uint8_t>(v >> (8 * i));
-  };
-  put32(0, kParamsMagic);
-  put32(4, params.runs);
-  put32(8, params.warmup);
-  std::memcpy(out.bytes.data() + 12, only.data(), only.size());
+  out.bytes = std::move(*bytes);
   if (symbol->size_bytes != out.bytes.size())
     return util::fail(fmt::format("'{}': fathom_params is {} bytes, expected {} (harness and "
                                   "host disagree; rebuild the image)",

@@ -6,6 +6,7 @@
 // QEMU's loader and the board's flash tool see the parameters like any other constant.
 #include <cstdint>
 #include <filesystem>
+#include <string>
 #include <vector>
 
 #include "elf/elf_image.h"
@@ -17,8 +18,14 @@ namespace fathom::target {
 
 // Where `fathom_params` lives and its encoded bytes for `params`. Errors: no such symbol (not a
 // fathom image), a size that differs from the encoding (harness and host disagree), an object
-// outside the board's flash (the startup code would overwrite it), or more operation names than
-// the object holds.
+// outside the board's flash (the startup code would overwrite it), more operation names than
+// the object holds, or a per-operation run count (RunParameters::operation_runs) for an
+// operation the image does not have, or of 0.
+//
+// Layout (little-endian 32-bit words, docs/PROTOCOL.md "Run parameters"): magic "FTH2", which
+// names this layout; runs; warmup; only_ops (512 bytes, comma-separated names, NUL-padded);
+// op_runs[64], the timed runs of the operation at that index of the image's .fathom_ops
+// registry, 0 = `runs`.
 struct EncodedParameters {
   uint32_t address = 0;
   std::vector<uint8_t> bytes;
@@ -27,6 +34,14 @@ util::Result<EncodedParameters> encode_run_parameters(const elf::ElfImage& image
                                                       const model::Board& board,
                                                       const RunParameters& params,
                                                       const std::string& display_name);
+
+// The bytes of `params` alone, for an image whose .fathom_ops registry holds `registry` (its
+// operation names in registry order; needed only for RunParameters::operation_runs). The
+// errors of encode_run_parameters() that concern the parameters; `display_name` names the
+// image in them.
+util::Result<std::vector<uint8_t>> encode_parameter_bytes(const RunParameters& params,
+                                                          const std::vector<std::string>& registry,
+                                                          const std::string& display_name);
 
 // Writes a copy of `elf_path` to `out_path` with the parameters patched into the file bytes
 // of the loadable segment that holds `fathom_params` (bounds-checked against the file).

@@ -22,6 +22,9 @@ namespace fathom::target {
 // target/run_parameters.h).
 struct RunParameters {
   uint32_t runs = 10;                    // timed runs per operation
+  // Timed runs of the named operations instead of `runs` (pipeline/run_selection.h); an
+  // operation not named here makes `runs`.
+  std::map<std::string, uint32_t> operation_runs;
   uint32_t warmup = 1;                   // untimed runs before them
   std::vector<std::string> operations;   // run only these, in this order; empty = all
   // The simulator stops the image after this many cycles; QEMU and serial targets use their

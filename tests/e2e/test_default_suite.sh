@@ -19,6 +19,7 @@ for im in images.values():
     for op in im["operations"]:
         assert op["kat"]["status"] == "passed", op
         assert len(op["samples"]["cycles"]) == 2, op
+        assert op["runs"] == 2 and op["runs_reason"] == "command-line", op  # --runs applies to all
         assert op["statistics"]["cycles"]["median"] > 0
         assert op["memory"]["peak_stack_bytes"] > 0
 def median(cfg, name):

@@ -28,7 +28,7 @@ for raw in open(path, "rb").read().split(b"\n"):
     assert int(fields[0]) == len(records), ("sequence", line)
     records.append(fields[1:])
 assert records and records[0][0] == "HELLO", records[:1]
-assert records[0][1] == "2" and records[0][2] == board, records[0]
+assert records[0][1] == "3" and records[0][2] == board, records[0]
 assert records[-1][0] == "END" and records[-1][1:] == ["0", str(len(records) - 1)], records[-1]
 types = [r[0] for r in records]
 assert ["ISOLATION", "none"] in records, "the QEMU board layer does not snapshot"

@@ -48,7 +48,7 @@ class Stream:
 
 def complete_stream(runs=3, isolation="snapshot"):
     s = Stream().text("fathom harness starting")
-    s.add("HELLO", "2", "sim-m33", "mbedtls", "mbedtls", "3.6.2", str(runs), "1")
+    s.add("HELLO", "3", "sim-m33", "mbedtls", "mbedtls", "3.6.2", str(runs), "1")
     s.add("CAL", "1000", "1012").add("ISOLATION", isolation)
     s.add("BYTES", "sha256_1k", "digest", "32")
     s.add("KAT", "sha256_1k", "nist_1", "PASS").add("KAT", "sha256_1k", "nist_2", "PASS")
@@ -58,6 +58,12 @@ def complete_stream(runs=3, isolation="snapshot"):
         s.add("SAMPLE", "sha256_1k", str(run), str(t), str(t + 41012))
         t += 50000
     s.add("MEM", "sha256_1k", "412", "0", "0", "128")
+    s.add("KAT", "sha256_64", "nist_1", "PASS").add("KATSUM", "sha256_64", "1", "1")
+    s.add("RUNS", "sha256_64", "2")
+    for run in range(2):
+        s.add("SAMPLE", "sha256_64", str(run), str(t), str(t + 3012))
+        t += 5000
+    s.add("MEM", "sha256_64", "300", "0", "0", "128")
     s.add("KAT", "mldsa_sign", "kat_0", "PASS").add("KATSUM", "mldsa_sign", "1", "1")
     s.add("INPUTS", "mldsa_sign", str(runs + 2))
     for run in range(runs + 2):
@@ -92,7 +98,7 @@ def stream_seeds():
     seeds["interleaved"] = "".join(l + "\n" for l in mixed).encode()
     # Log lines with control and high bytes, an over-long record, an unknown type, bad fields.
     s = Stream().text("boot \x01\x7f\xff\\ text")
-    s.add("HELLO", "2", "b", "c", "l", "v", "2", "0")
+    s.add("HELLO", "3", "b", "c", "l", "v", "2", "0")
     s.add("CAL", "4294967290", "5")          # CYCCNT wraps
     s.add("KAT", "op", "v", "PASS").add("KATSUM", "op", "1", "1")
     s.add("SAMPLE", "op", "0", "4294967295", "100")
@@ -102,18 +108,18 @@ def stream_seeds():
     s.add("WHAT", "x").add("MEM", "op", "1").add("SAMPLE", "Op!", "0", "1", "2")
     s.add("KAT", "op2", "v", "MAYBE").add("KATSUM", "op2", "3", "2").add("INPUTS", "op", "1")
     s.add("BYTES", "op", "Bad-Name", "4").add("BYTES", "op", "key", "01")
-    s.add("HELLO", "2", "b", "c", "l", "v", "2", "0").add("ISOLATION", "sometimes")
+    s.add("HELLO", "3", "b", "c", "l", "v", "2", "0").add("ISOLATION", "sometimes")
     s.text("@F 99 " + "X" * 600 + " #00000000")
     s.text("@F 1 HELLO #zzzzzzzz").text("@F").text("@F x HELLO #00000000")
     s.end(0).add("SAMPLE", "op", "0", "1", "2")
     seeds["protocol_errors"] = s.bytes()
     seeds["old_protocol"] = Stream().add("HELLO", "1", "b", "c", "l", "v", "1", "0").end().bytes()
-    seeds["sample_before_cal"] = (Stream().add("HELLO", "2", "b", "c", "l", "v", "1", "0")
+    seeds["sample_before_cal"] = (Stream().add("HELLO", "3", "b", "c", "l", "v", "1", "0")
                                   .add("KAT", "op", "v", "PASS").add("KATSUM", "op", "1", "1")
                                   .add("SAMPLE", "op", "0", "1", "200").add("CAL", "0", "10")
                                   .end().bytes())
     huge = Stream()
-    huge.lines.append(record(18446744073709551615, "HELLO", "2", "b", "c", "l", "v", "1", "0"))
+    huge.lines.append(record(18446744073709551615, "HELLO", "3", "b", "c", "l", "v", "1", "0"))
     huge.lines.append(record(0, "END", "0", "18446744073709551615"))
     seeds["huge_numbers"] = huge.bytes()
     seeds["empty"] = b""

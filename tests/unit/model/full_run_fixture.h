@@ -58,6 +58,9 @@ inline OperationResult full_operation(const std::string& name) {
   op.primitive_share = {{"SHA-2", 0.9375}, {"bignum", 0.0}};
   op.primitive_calls = {{"SHA-2", 17.5}, {"bignum", 0.0}};
   op.distinct_inputs = 3;
+  op.requested_runs = 2;
+  op.runs_reason = RunsReason::kFixedInputs;
+  op.samples_identical = false;
   op.object_bytes = {{"public_key", 800}, {"secret_key", 1632}};
   op.not_timed = "library gate: its known-answer phase is the check";
   op.error = "an error beside the figures";

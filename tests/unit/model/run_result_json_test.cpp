@@ -49,6 +49,9 @@ TEST(RunResultJson, FullyPopulatedRunRoundTripsByteForByte) {
   EXPECT_EQ(op.primitive_share, want_op.primitive_share);
   EXPECT_EQ(op.primitive_calls, want_op.primitive_calls);
   EXPECT_EQ(op.distinct_inputs, 3u);
+  EXPECT_EQ(op.requested_runs, 2u);
+  EXPECT_EQ(op.runs_reason, RunsReason::kFixedInputs);
+  EXPECT_EQ(op.samples_identical, false);
   EXPECT_EQ(op.object_bytes, want_op.object_bytes);
   EXPECT_EQ(op.not_timed, want_op.not_timed);
   EXPECT_EQ(op.error, want_op.error);
@@ -96,7 +99,8 @@ TEST(RunResultJson, EmptyOptionalsAreNullAndRoundTripByteForByte) {
   EXPECT_EQ(op["kat"]["status"], "not-run");
   EXPECT_TRUE(op["statistics"]["cycles"].is_null());
   for (const auto& [key, value] : op["memory"].items()) EXPECT_TRUE(value.is_null()) << key;
-  for (const char* key : {"distinct_inputs", "not_timed", "error"})
+  for (const char* key :
+       {"distinct_inputs", "runs", "runs_reason", "samples_identical", "not_timed", "error"})
     EXPECT_TRUE(op[key].is_null()) << key;
   EXPECT_EQ(op["primitive_share"], Json::object());
   EXPECT_EQ(op["object_bytes"], Json::object());
@@ -126,6 +130,8 @@ TEST(RunResultJson, FiguresOfAFailedKatAreNotWritten) {
   EXPECT_FALSE(back.sim_peak_stack_bytes.has_value());
   EXPECT_TRUE(back.primitive_share.empty());
   EXPECT_EQ(back.distinct_inputs, 0u);
+  EXPECT_FALSE(back.samples_identical.has_value());
+  EXPECT_EQ(back.requested_runs, 2u);  // what was asked for is not a figure
   EXPECT_EQ(back.memory_mismatch, op.memory_mismatch);  // not a figure: the reason stays
   EXPECT_EQ(back.object_bytes, op.object_bytes);
   EXPECT_EQ(text_of(read), written);
@@ -139,6 +145,19 @@ TEST(RunResultJson, KatStatusNamesAreOneTable) {
   EXPECT_FALSE(parse_kat_status("").has_value());
 }
 
+TEST(RunResultJson, RunsReasonNamesAreOneTable) {
+  for (RunsReason reason : {RunsReason::kSuite, RunsReason::kCommandLine,
+                            RunsReason::kFreshInputs, RunsReason::kFixedInputs}) {
+    EXPECT_EQ(parse_runs_reason(to_string(reason)), reason);
+    EXPECT_FALSE(runs_reason_text(reason).empty());
+  }
+  EXPECT_EQ(to_string(RunsReason::kFixedInputs), "fixed-inputs");
+  EXPECT_EQ(runs_reason_text(RunsReason::kFixedInputs), "deterministic target: inputs fixed per run");
+  EXPECT_EQ(to_string(RunsReason::kUnknown), "");
+  EXPECT_FALSE(parse_runs_reason("").has_value());
+  EXPECT_FALSE(parse_runs_reason("command line").has_value());  // the text, not the name
+}
+
 // Files written before a key existed (within schema 1) still read: absent is none.
 TEST(RunResultJson, KeysAddedAfterTheFirstWriterMayBeAbsent) {
   Json doc = to_json(full_run());
@@ -148,7 +167,7 @@ TEST(RunResultJson, KeysAddedAfterTheFirstWriterMayBeAbsent) {
     img["provenance"].erase(key);
   Json& op = img["operations"][0];
   for (const char* key : {"primitive_share", "primitive_calls", "distinct_inputs",
-                          "object_bytes", "not_timed"})
+                          "object_bytes", "not_timed", "runs", "runs_reason", "samples_identical"})
     op.erase(key);
   for (const char* key : {"heap_start_bytes", "sim_peak_stack_bytes", "sim_heap_peak_bytes",
                           "sim_allocations", "mismatch"})
@@ -160,6 +179,9 @@ TEST(RunResultJson, KeysAddedAfterTheFirstWriterMayBeAbsent) {
   EXPECT_TRUE(back.memory_mismatch.empty());
   EXPECT_TRUE(back.primitive_calls.empty());
   EXPECT_EQ(back.distinct_inputs, 0u);
+  EXPECT_EQ(back.requested_runs, 0u);
+  EXPECT_EQ(back.runs_reason, RunsReason::kUnknown);
+  EXPECT_FALSE(back.samples_identical.has_value());
   EXPECT_TRUE(back.not_timed.empty());
   EXPECT_TRUE(read->images[0].provenance.libc.empty());
   EXPECT_TRUE(read->workflows.empty());
@@ -220,6 +242,11 @@ TEST(RunResultJson, ErrorsNameTheJsonPath) {
        [&](Json& d) { op(d)["distinct_inputs"] = 4294967296ull; },
        "images[0].operations[0].distinct_inputs: expected a non-negative integer that fits 32 "
        "bits"},
+      {"unknown runs reason", [&](Json& d) { op(d)["runs_reason"] = "board"; },
+       "images[0].operations[0].runs_reason: unknown runs reason 'board'; expected suite, "
+       "command-line, fresh-inputs or fixed-inputs"},
+      {"samples identical as text", [&](Json& d) { op(d)["samples_identical"] = "yes"; },
+       "images[0].operations[0].samples_identical: expected true or false"},
       {"run order not strings", [](Json& d) { d["images"][0]["provenance"]["run_order"] = {1}; },
        "images[0].provenance.run_order: expected an array of strings"},
       {"fairness passed as text", [](Json& d) { d["fairness"][0]["passed"] = "yes"; },

@@ -71,7 +71,7 @@ TEST(ResultKey, ChangesWithEveryInput) {
   const std::string base = result_key(key_inputs());
   EXPECT_EQ(base.size(), 64u);
   EXPECT_EQ(result_key(key_inputs()), base);
-  std::vector<ResultKeyInputs> variants(9, key_inputs());
+  std::vector<ResultKeyInputs> variants(12, key_inputs());
   variants[0].elf_sha256[0] = 'f';
   variants[1].board_description += "flash_wait_states = 1\n";
   variants[2].runs = 11;
@@ -81,6 +81,11 @@ TEST(ResultKey, ChangesWithEveryInput) {
   variants[6].observers = "hooks=1 memory_watch=true";
   variants[7].tool_sha256[0] = 'u';
   variants[8].operations = {};
+  // The per-operation run counts (pipeline/run_selection.h): present, another count, another
+  // operation.
+  variants[9].operation_runs = {{"sha256_1k", 2}};
+  variants[10].operation_runs = {{"sha256_1k", 3}};
+  variants[11].operation_runs = {{"aes_gcm", 2}};
   for (size_t i = 0; i < variants.size(); ++i)
     EXPECT_NE(result_key(variants[i]), base) << "variant " << i;
 }

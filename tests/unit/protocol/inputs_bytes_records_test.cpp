@@ -18,7 +18,7 @@ using testing::StreamBuilder;
 // object sizes its KAT reports.
 StreamBuilder preamble() {
   StreamBuilder b;
-  b.add("HELLO", {"2", "sim-m33", "clean", "pqclean", "0.8.1", "2", "0"})
+  b.add("HELLO", {"3", "sim-m33", "clean", "pqclean", "0.8.1", "2", "0"})
       .add("CAL", {"100", "110"})
       .add("BYTES", {"sign", "public_key", "1312"})
       .add("BYTES", {"sign", "signature", "2420"})

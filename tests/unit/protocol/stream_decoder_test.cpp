@@ -15,7 +15,7 @@ using testing::StreamBuilder;
 // HELLO (runs = 3), CAL with 10 cycles of probe overhead, two KAT vectors of "sha256".
 StreamBuilder preamble(const std::string& board = "sim-m33") {
   StreamBuilder b;
-  b.add("HELLO", {"2", board, "baseline", "mbedtls", "3.6.6", "3", "1"})
+  b.add("HELLO", {"3", board, "baseline", "mbedtls", "3.6.6", "3", "1"})
       .add("CAL", {"100", "110"})
       .add("KAT", {"sha256", "abc", "PASS"})
       .add("KAT", {"sha256", "empty", "PASS"})
@@ -51,7 +51,7 @@ TEST(ProtocolStreamDecoder, DecodesValidStream) {
   const DecodedStream s = decode_stream(b.str());
   EXPECT_TRUE(s.errors.empty()) << all_errors(s);
   EXPECT_TRUE(s.completed);
-  EXPECT_EQ(s.hello.protocol, 2u);
+  EXPECT_EQ(s.hello.protocol, 3u);
   EXPECT_EQ(s.hello.board, "sim-m33");
   EXPECT_EQ(s.hello.config, "baseline");
   EXPECT_EQ(s.hello.library, "mbedtls");
@@ -84,7 +84,7 @@ TEST(ProtocolStreamDecoder, DecodesValidStream) {
 
 TEST(ProtocolStreamDecoder, OperationsKeepFirstSeenOrder) {
   StreamBuilder b;
-  b.add("HELLO", {"2", "b", "c", "l", "v", "1", "0"})
+  b.add("HELLO", {"3", "b", "c", "l", "v", "1", "0"})
       .add("CAL", {"0", "0"})
       .add("KAT", {"zeta", "v", "PASS"})
       .add("KATSUM", {"zeta", "1", "1"})
@@ -103,7 +103,7 @@ TEST(ProtocolStreamDecoder, OperationsKeepFirstSeenOrder) {
 
 TEST(ProtocolStreamDecoder, CyclesWrapAroundAt32Bits) {
   StreamBuilder b;
-  b.add("HELLO", {"2", "b", "c", "l", "v", "2", "0"})
+  b.add("HELLO", {"3", "b", "c", "l", "v", "2", "0"})
       .add("CAL", {"4294967294", "3"})  // overhead (3 - 4294967294) mod 2^32 = 5
       .add("KAT", {"op", "v", "PASS"})
       .add("KATSUM", {"op", "1", "1"})
@@ -320,7 +320,7 @@ TEST(ProtocolStreamDecoder, CrlfLineEndings) {
 
 TEST(ProtocolStreamDecoder, SampleForFailedKatIsRejected) {
   StreamBuilder b;
-  b.add("HELLO", {"2", "b", "c", "l", "v", "1", "0"})
+  b.add("HELLO", {"3", "b", "c", "l", "v", "1", "0"})
       .add("CAL", {"0", "0"})
       .add("KAT", {"aes", "v1", "PASS"})
       .add("KAT", {"aes", "v2", "FAIL"})
@@ -346,7 +346,7 @@ TEST(ProtocolStreamDecoder, SampleForFailedKatIsRejected) {
 
 TEST(ProtocolStreamDecoder, SampleWithoutKatsumIsRejected) {
   StreamBuilder b;
-  b.add("HELLO", {"2", "b", "c", "l", "v", "1", "0"})
+  b.add("HELLO", {"3", "b", "c", "l", "v", "1", "0"})
       .add("CAL", {"0", "0"})
       .add("SAMPLE", {"aes", "0", "0", "100"})
       .end();
@@ -380,7 +380,7 @@ TEST(ProtocolStreamDecoder, SkipRunFailedDiscardsEarlierSamples) {
 
 TEST(ProtocolStreamDecoder, SkipSetupFailedCreatesFailedOperation) {
   StreamBuilder b;
-  b.add("HELLO", {"2", "b", "c", "l", "v", "1", "0"})
+  b.add("HELLO", {"3", "b", "c", "l", "v", "1", "0"})
       .add("CAL", {"0", "0"})
       .add("SKIP", {"rsa_2048_sign", "setup-failed"})
       .end(1);
@@ -425,7 +425,7 @@ TEST(ProtocolStreamDecoder, DuplicateSampleRunIsRejected) {
 
 TEST(ProtocolStreamDecoder, SampleBeforeCalIsRejected) {
   StreamBuilder b;
-  b.add("HELLO", {"2", "b", "c", "l", "v", "1", "0"})
+  b.add("HELLO", {"3", "b", "c", "l", "v", "1", "0"})
       .add("KAT", {"op", "v", "PASS"})
       .add("KATSUM", {"op", "1", "1"})
       .add("SAMPLE", {"op", "0", "0", "5"});
@@ -449,7 +449,7 @@ TEST(ProtocolStreamDecoder, StreamMustStartWithHello) {
 // order of the operations' first samples.
 TEST(ProtocolStreamDecoder, IsolationMethodAndRunOrderAreKept) {
   StreamBuilder b;
-  b.add("HELLO", {"2", "b", "c", "l", "v", "1", "0"})
+  b.add("HELLO", {"3", "b", "c", "l", "v", "1", "0"})
       .add("CAL", {"100", "110"})
       .add("ISOLATION", {"snapshot"})
       .add("KAT", {"a", "v", "PASS"})
@@ -470,7 +470,7 @@ TEST(ProtocolStreamDecoder, IsolationMethodAndRunOrderAreKept) {
 
 TEST(ProtocolStreamDecoder, BadOrRepeatedIsolationRecordIsAnError) {
   StreamBuilder b;
-  b.add("HELLO", {"2", "b", "c", "l", "v", "1", "0"})
+  b.add("HELLO", {"3", "b", "c", "l", "v", "1", "0"})
       .add("ISOLATION", {"fork"})
       .add("ISOLATION", {"none"})
       .add("ISOLATION", {"snapshot"})
@@ -496,7 +496,7 @@ TEST(ProtocolStreamDecoder, UnsupportedProtocolVersionStopsDecoding) {
   StreamBuilder b = valid_stream();
   b.lines[0] = testing::record_line(0, "HELLO", {"1", "b", "c", "l", "v", "3", "1"});
   const DecodedStream s = decode_stream(b.str());
-  EXPECT_TRUE(has_error(s, "line 1: unsupported protocol version 1 (this fathom reads version 2)"))
+  EXPECT_TRUE(has_error(s, "line 1: unsupported protocol version 1 (this fathom reads version 3)"))
       << all_errors(s);
   EXPECT_TRUE(s.operations.empty());
   EXPECT_FALSE(s.cal);
@@ -542,7 +542,7 @@ TEST(ProtocolStreamDecoder, ProbeNotFoundLeavesNoInstructionCounts) {
 TEST(ProtocolStreamDecoder, ProbesWithRepeatedValuesAreMatchedInOrder) {
   // CYCCNT was reset between runs, so each run reads the same values 0 and 50.
   StreamBuilder b;
-  b.add("HELLO", {"2", "b", "c", "l", "v", "2", "0"})
+  b.add("HELLO", {"3", "b", "c", "l", "v", "2", "0"})
       .add("CAL", {"0", "2"})
       .add("KAT", {"op", "v", "PASS"})
       .add("KATSUM", {"op", "1", "1"})

@@ -24,7 +24,7 @@ uint64_t offset_of(const StreamBuilder& b, size_t index) {
 // Every counter value is 0, as on QEMU.
 StreamBuilder zero_counter_stream() {
   StreamBuilder b;
-  b.add("HELLO", {"2", "qemu-mps2-an386", "baseline", "mbedtls", "3.6.6", "3", "1"})
+  b.add("HELLO", {"3", "qemu-mps2-an386", "baseline", "mbedtls", "3.6.6", "3", "1"})
       .add("CAL", {"0", "0"})
       .add("ISOLATION", {"none"})
       .add("KAT", {"sha256", "abc", "PASS"})

@@ -12,7 +12,7 @@ using testing::StreamBuilder;
 
 StreamBuilder small_stream() {
   StreamBuilder b;
-  b.add("HELLO", {"2", "b", "c", "l", "1", "2", "0"})
+  b.add("HELLO", {"3", "b", "c", "l", "1", "2", "0"})
       .add("CAL", {"10", "14"})
       .add("ISOLATION", {"none"})
       .add("KAT", {"op", "v0", "PASS"})

@@ -31,6 +31,9 @@ TEST(SuiteLoader, LoadsTheDefaultSuiteFromTheRepository) {
   EXPECT_EQ(suite->boards, std::vector<std::string>{"sim-m33"});
   EXPECT_EQ(suite->runs, 10u);
   EXPECT_EQ(suite->warmup, 1u);
+  // Measured: the ECC operations' samples differ run to run (the comment in the file).
+  EXPECT_EQ(suite->fresh_inputs, (std::vector<std::string>{"ecdh_p256_keygen", "ecdh_p256_shared",
+                                                           "ecdsa_p256_sign", "ecdsa_p256_verify"}));
   ASSERT_EQ(suite->configurations.size(), 2u);
   const auto& defaults = suite->configurations[0];
   EXPECT_EQ(defaults.name, "mbedtls");
@@ -205,6 +208,35 @@ TEST(SuiteLoader, InstructionProofsAreFunctionColonMnemonic) {
                   .find("is not FUNCTION:MNEMONIC"),
               std::string::npos)
         << bad;
+}
+
+TEST(SuiteLoader, FreshInputsAreOperationPatterns) {
+  auto suite = parse_suite(
+      "[suite]\nname = \"t\"\nboards = [\"b\"]\nfresh_inputs = [\"ecdsa_p256_sign\", \"*_keygen\", "
+      "\"mlkem?_encaps\"]\n[[configuration]]\nname = \"a\"\nlibrary = \"m\"\n",
+      "s.toml");
+  ASSERT_TRUE(suite) << suite.error().message;
+  EXPECT_EQ(suite->fresh_inputs,
+            (std::vector<std::string>{"ecdsa_p256_sign", "*_keygen", "mlkem?_encaps"}));
+  // Missing: no operation is declared.
+  auto plain = parse_suite(kValid, "s.toml");
+  ASSERT_TRUE(plain) << plain.error().message;
+  EXPECT_TRUE(plain->fresh_inputs.empty());
+
+  const std::string head = "[suite]\nname = \"t\"\nboards = [\"b\"]\nfresh_inputs = ";
+  const std::string tail = "\n[[configuration]]\nname = \"a\"\nlibrary = \"m\"\n";
+  EXPECT_EQ(error_of(head + "[\"sha\", \"Ecdsa\"]" + tail),
+            "s.toml:4:24: 'fresh_inputs' in [suite]: 'Ecdsa' is not an operation name pattern "
+            "(lower-case letters, digits and '_', with '*' for any run of characters and '?' for "
+            "one, e.g. \"*_keygen\")");
+  EXPECT_NE(error_of(head + "[\"\"]" + tail).find("s.toml:4:17: 'fresh_inputs' in [suite]: '' is "
+                                                    "not an operation name pattern"),
+            std::string::npos);
+  EXPECT_NE(error_of(head + "[\"a-b\"]" + tail).find("s.toml:4:17:"), std::string::npos);
+  EXPECT_NE(error_of(head + "\"sha\"" + tail).find("s.toml:4:16: 'fresh_inputs' in [suite] must be "
+                                                  "an array of strings"),
+            std::string::npos);
+  EXPECT_NE(error_of(head + "[\"a\", \"a\"]" + tail).find("s.toml:4:"), std::string::npos);
 }
 
 TEST(SuiteLoader, MissingFileIsAnErrorNamingIt) {

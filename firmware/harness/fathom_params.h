@@ -1,0 +1,34 @@
+/* The run parameters the host writes into an image (docs/PROTOCOL.md "Run parameters"; the
+ * host's encoder is src/target/run_parameters.h, whose tests read its bytes through this very
+ * struct). Plain fixed-width fields, no padding: the same bytes on the target and the host. */
+#ifndef FATHOM_PARAMS_H
+#define FATHOM_PARAMS_H
+
+#include <stdint.h>
+
+#define FATHOM_PARAMS_MAGIC 0x32485446u /* "FTH2" little-endian: names this layout */
+#define FATHOM_MAX_OPS 64
+#define FATHOM_ONLY_OPS_BYTES 512
+
+/* A board image uses the compiled-in defaults; the host overwrites the object in the image
+ * (found by its symbol) to change runs or select operations without rebuilding. `only_ops` is
+ * a comma-separated list of operation names, NUL-padded; empty means all. `op_runs[i]`, if
+ * non-zero, is the timed runs of the operation at registry index i instead of `runs` (the host
+ * gives an operation whose input is fixed fewer runs on a deterministic target). */
+typedef struct {
+  uint32_t magic;
+  uint32_t runs;
+  uint32_t warmup;
+  char only_ops[FATHOM_ONLY_OPS_BYTES];
+  uint32_t op_runs[FATHOM_MAX_OPS];
+} fathom_params_t;
+
+#ifdef __cplusplus
+static_assert(sizeof(fathom_params_t) == 12 + FATHOM_ONLY_OPS_BYTES + 4 * FATHOM_MAX_OPS,
+              "fathom_params_t has padding");
+#else
+_Static_assert(sizeof(fathom_params_t) == 12 + FATHOM_ONLY_OPS_BYTES + 4 * FATHOM_MAX_OPS,
+               "fathom_params_t has padding");
+#endif
+
+#endif /* FATHOM_PARAMS_H */
