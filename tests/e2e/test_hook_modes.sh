@@ -1,7 +1,8 @@
 #!/bin/bash
 # The simulator's measuring mode (block hooks) gives exactly the counts of the per-instruction
 # reference on real crypto code, on cores whose models read operands (M3 long multiplies, M4/M33
-# divides) and with IT blocks, device accesses and CYCCNT reads inside blocks.
+# divides) and with IT blocks, device accesses and CYCCNT reads inside blocks; and so do the
+# observers every run carries (memory watch: stack and heap; primitive shares and calls).
 . "$(dirname "$0")/lib.sh"
 need_toolchain
 export FATHOM_HISTORY_DB="$WORK/history.sqlite"
@@ -20,11 +21,20 @@ def figures(d):
     for image in d["images"]:
         out[image["board"], "total"] = (image["totals"]["cycles"], image["totals"]["instructions"])
         for op in image["operations"]:
-            out[image["board"], op["operation"]] = (op["samples"]["cycles"], op["samples"]["instructions"])
+            m = op["memory"]
+            # The observers' outputs too: the memory watch (stack, heap) and the
+            # primitive-share tracker see the same execution in both modes.
+            out[image["board"], op["operation"]] = (
+                op["samples"]["cycles"], op["samples"]["instructions"],
+                m["sim_peak_stack_bytes"], m["sim_heap_peak_bytes"], m["sim_allocations"],
+                m["mismatch"], sorted(op["primitive_share"].items()),
+                sorted(op["primitive_calls"].items()))
     return out
 fa, fb = figures(a), figures(b)
 assert fa == fb, f"block and per-instruction counts differ: {fa} vs {fb}"
 assert all(v[0] for k, v in fa.items() if k[1] != "total"), f"missing samples: {fa}"
+assert all(v[2] and v[6] for k, v in fa.items() if k[1] != "total"), f"no observer output: {fa}"
+assert all(v[5] is None for k, v in fa.items() if k[1] != "total"), f"memory mismatch: {fa}"
 PY
     fail "$board: block hooks and per-instruction hooks disagree"
 done
