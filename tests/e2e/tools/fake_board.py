@@ -21,7 +21,7 @@ import struct
 import sys
 import zlib
 
-PARAMS_MAGIC = 0x50485446
+PARAMS_MAGIC = 0x32485446  # "FTH2" (firmware/harness/fathom_params.h)
 ONLY_OPS_BYTES = 512
 
 
@@ -77,7 +77,7 @@ def stream(params):
         seq += 1
 
     lines.append("fake board: boot\r\n")
-    add("HELLO", 2, "fake-board", "fake-config", "fake-lib", "1.0", params["runs"],
+    add("HELLO", 3, "fake-board", "fake-config", "fake-lib", "1.0", params["runs"],
         params["warmup"])
     overhead = 7
     t = 0xFFFFF000  # the counter wraps during the run, as DWT_CYCCNT does
