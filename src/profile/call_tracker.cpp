@@ -171,80 +171,54 @@ void CallTracker::on_restore() {
   }
 }
 
-void CallTracker::on_instruction(const sim::Instruction& insn, uint32_t pc, uint32_t next,
-                                 uint32_t cycles, bool executed, uint32_t sp) {
+void CallTracker::charge(const uint32_t* addresses, const uint32_t* cycles, size_t count,
+                         uint64_t total_cycles, uint32_t sp) {
   if (stack_.empty()) {
     initial_sp_ = sp;
-    push(pc, 0, 0, sp);
+    push(addresses[0], 0, 0, sp);
   }
   lowest_sp_ = std::min(lowest_sp_, sp);
   if (active_span_ >= 0) span_lowest_sp_ = std::min(span_lowest_sp_, sp);
-
-  // This instruction's cost belongs to the function on top of the shadow stack.
+  // The costs belong to the function on top of the shadow stack (only the last instruction of
+  // a run may leave it).
   const StackFrame& top = stack_.back();
   CallNode& wn = whole_.profile.nodes[static_cast<size_t>(top.whole_node)];
-  wn.exclusive_cycles += cycles;
-  ++wn.exclusive_instructions;
-  const bool per_address = !options_.call_tree_only;
-  if (per_address) {
-    // The whole run is kept per address only (per node it would cost a lookup table as big
-    // as the run's code times its call paths); operations are kept per node and address.
-    Costs& wa = whole_.address_costs(0, pc);
-    wa.cycles += cycles;
-    ++wa.instructions;
-  }
-  if (active_span_ >= 0 && top.span_node >= 0) {
-    Tree& t = spans_[static_cast<size_t>(active_span_)];
-    CallNode& sn = t.profile.nodes[static_cast<size_t>(top.span_node)];
-    sn.exclusive_cycles += cycles;
-    ++sn.exclusive_instructions;
-    if (per_address) {
-      Costs& sa = t.address_costs(static_cast<uint32_t>(top.span_node), pc);
-      sa.cycles += cycles;
-      ++sa.instructions;
-    }
-  }
-  now_cycles_ += cycles;
-  ++now_instructions_;
-
-  if (!executed || next == pc + insn.size_bytes) return;
-  on_taken_branch(insn, pc, next, sp);
-}
-
-void CallTracker::on_instructions(const sim::ExecutionObserver::InstructionRun& run) {
-  if (stack_.empty()) {
-    initial_sp_ = run.sp;
-    push(run.addresses[0], 0, 0, run.sp);
-  }
-  lowest_sp_ = std::min(lowest_sp_, run.sp);
-  if (active_span_ >= 0) span_lowest_sp_ = std::min(span_lowest_sp_, run.sp);
-  // Only the last instruction of a run may leave the function on top of the shadow stack:
-  // every cost of the run is that function's.
-  const StackFrame& top = stack_.back();
-  CallNode& wn = whole_.profile.nodes[static_cast<size_t>(top.whole_node)];
-  wn.exclusive_cycles += run.total_cycles;
-  wn.exclusive_instructions += run.count;
+  wn.exclusive_cycles += total_cycles;
+  wn.exclusive_instructions += count;
   const bool per_address = !options_.call_tree_only;
   if (per_address)
-    for (size_t i = 0; i < run.count; ++i) {
-      Costs& wa = whole_.address_costs(0, run.addresses[i]);
-      wa.cycles += run.cycles[i];
+    // The whole run is kept per address only (per node it would cost a lookup table as big
+    // as the run's code times its call paths); operations are kept per node and address.
+    for (size_t i = 0; i < count; ++i) {
+      Costs& wa = whole_.address_costs(0, addresses[i]);
+      wa.cycles += cycles[i];
       ++wa.instructions;
     }
   if (active_span_ >= 0 && top.span_node >= 0) {
     Tree& t = spans_[static_cast<size_t>(active_span_)];
     CallNode& sn = t.profile.nodes[static_cast<size_t>(top.span_node)];
-    sn.exclusive_cycles += run.total_cycles;
-    sn.exclusive_instructions += run.count;
+    sn.exclusive_cycles += total_cycles;
+    sn.exclusive_instructions += count;
     if (per_address)
-      for (size_t i = 0; i < run.count; ++i) {
-        Costs& sa = t.address_costs(static_cast<uint32_t>(top.span_node), run.addresses[i]);
-        sa.cycles += run.cycles[i];
+      for (size_t i = 0; i < count; ++i) {
+        Costs& sa = t.address_costs(static_cast<uint32_t>(top.span_node), addresses[i]);
+        sa.cycles += cycles[i];
         ++sa.instructions;
       }
   }
-  now_cycles_ += run.total_cycles;
-  now_instructions_ += run.count;
+  now_cycles_ += total_cycles;
+  now_instructions_ += count;
+}
+
+void CallTracker::on_instruction(const sim::Instruction& insn, uint32_t pc, uint32_t next,
+                                 uint32_t cycles, bool executed, uint32_t sp) {
+  charge(&pc, &cycles, 1, cycles, sp);
+  if (!executed || next == pc + insn.size_bytes) return;
+  on_taken_branch(insn, pc, next, sp);
+}
+
+void CallTracker::on_instructions(const sim::ExecutionObserver::InstructionRun& run) {
+  charge(run.addresses, run.cycles, run.count, run.total_cycles, run.sp);
   const size_t last = run.count - 1;
   const sim::Instruction& insn = *run.instructions[last];
   const uint32_t pc = run.addresses[last];

@@ -142,6 +142,10 @@ class CallTracker final : public sim::ExecutionObserver {
   };
 
   uint32_t frame_for(uint32_t function);
+  // Charges `count` instructions at `addresses` (each's `cycles`, their sum `total_cycles`),
+  // run with SP `sp`, to the function on top of the shadow stack.
+  void charge(const uint32_t* addresses, const uint32_t* cycles, size_t count,
+              uint64_t total_cycles, uint32_t sp);
   // A taken branch (next != pc + size) of an executed instruction: call, return, tail call.
   void on_taken_branch(const sim::Instruction& insn, uint32_t pc, uint32_t next, uint32_t sp);
   void push(uint32_t function, uint32_t return_address, uint32_t call_address, uint32_t sp);
