@@ -83,11 +83,15 @@ int run(const RunFlags& flags) {
   // What the caches saved, on stderr (results go to stdout): "rebuilt nothing" is checkable.
   fmt::print(stderr,
              "fathom: {} image{}: {} build{} reused from the build cache, {} result{} reused "
-             "from the result cache{}\n",
+             "from the result cache{}{}\n",
              counts.images, counts.images == 1 ? "" : "s", counts.builds_reused,
              counts.builds_reused == 1 ? "" : "s", counts.results_reused,
              counts.results_reused == 1 ? "" : "s",
-             counts.results_reused > 0 ? " (--fresh measures again)" : "");
+             counts.results_reused > 0 ? " (--fresh measures again)" : "",
+             counts.most_machines > 1
+                 ? fmt::format("; operations ran on up to {} machines at once",
+                               counts.most_machines)
+                 : std::string());
 
   ResultOutput output;
   output.format = flags.format;

@@ -192,6 +192,7 @@ struct ImageResult {
   // Host wall time the target took to run the image. Not deterministic, so no report prints
   // it; `fathom bench` uses it for simulator speed.
   double host_seconds = 0;
+  unsigned host_machines = 1;  // simulated machines that ran its operations at once (not in the JSON)
   std::vector<OperationResult> operations;
   std::vector<std::string> console_log;  // non-record lines the firmware printed
   std::optional<CrossCheck> cross_check;

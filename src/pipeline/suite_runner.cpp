@@ -29,6 +29,7 @@
 #include "suite/board_loader.h"
 #include "target/target_factory.h"
 #include "util/cache_dir.h"
+#include "util/core_budget.h"
 #include "util/parallel_for.h"
 #include "util/version.h"
 
@@ -138,8 +139,14 @@ util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOpt
   std::atomic<size_t> finished{0};
   std::atomic<bool> stop{false};  // set by a usage error: the run's result is that error
 
+  // The cores of `-j`: each image holds one while it is worked on; a simulator run borrows the
+  // free ones for its operations (target/sim/slot_run.h), e.g. when the last image runs alone.
+  const unsigned jobs = options.jobs == 0 ? util::online_cpus() : options.jobs;
+  util::CoreBudget cores(jobs);
+
   // Everything for one image; images share nothing mutable but `progress` (serialized).
-  util::parallel_for(matrix.size(), options.jobs, [&](size_t index) {
+  util::parallel_for(matrix.size(), jobs, [&](size_t index) {
+    const util::CoreBudget::Held core(&cores);
     const model::Configuration& cfg = *matrix[index].configuration;
     const std::string& board_name = matrix[index].board;
     model::ImageResult& image = images[index];
@@ -190,6 +197,7 @@ util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOpt
       // The target that runs it (target/target_factory.h), with the caller's observers when
       // it asks for its own.
       target::TargetSettings target_settings = options.target;
+      target_settings.sim.cores = &cores;
       if (target::target_kind(*board, target_settings) == model::TargetKind::kQemu &&
           target_settings.qemu_source_root.empty())
         target_settings.qemu_source_root = qemu_source_root(*lock);
@@ -273,6 +281,7 @@ util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOpt
       image.total_cycles = ran->total_cycles;
       image.total_instructions = ran->total_instructions;
       image.host_seconds = ran->host_seconds;
+      image.host_machines = ran->host_machines;
       image.operations = std::move(ran->operations);
       image.console_log = std::move(ran->console_log);
       for (auto& op : image.operations) enforce_kat_gate(op);
@@ -331,6 +340,7 @@ util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOpt
     for (size_t i = 0; i < result.images.size(); ++i) {
       counts->builds_reused += build_reused[i] ? 1 : 0;
       counts->results_reused += result.images[i].provenance.reused_from.empty() ? 0 : 1;
+      counts->most_machines = std::max(counts->most_machines, result.images[i].host_machines);
     }
   }
   return result;

@@ -60,6 +60,8 @@ struct RunCounts {
   size_t images = 0;
   size_t builds_reused = 0;   // images whose build cache entry was reused (no compiler ran)
   size_t results_reused = 0;  // images whose results came from the result cache
+  // The most simulated machines one image's operations ran on at once (spare cores of -j).
+  unsigned most_machines = 1;
 };
 
 // Checks `options` against `suite` before anything is built: unknown configurations are an

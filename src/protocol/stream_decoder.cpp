@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <array>
 #include <map>
 #include <set>
@@ -62,6 +63,12 @@ class ProbeIndex {
 
   bool positioned() const { return positioned_; }
 
+  // Cycle probes only: lookups see probes [begin, end) alone (a piece's own, StreamPiece).
+  void bound(size_t begin, size_t end) {
+    begin_ = begin;
+    end_ = end;
+  }
+
   // The reads (i0, i1) that returned t0 and t1, the first at or after `from` (else the most
   // recent before it), the second after the first; or, positioned, the last two before
   // console byte `record_offset`, both at or after `from`. A description of what is missing
@@ -94,7 +101,7 @@ class ProbeIndex {
  private:
   // Index of the first probe at or after `from` that returned `cyccnt`.
   std::optional<size_t> find_forward(uint32_t cyccnt, size_t from) const {
-    for (size_t i = from; i < cycle_probes_.size(); ++i)
+    for (size_t i = std::max(from, begin_); i < std::min(end_, cycle_probes_.size()); ++i)
       if (cycle_probes_[i].cyccnt == cyccnt) return i;
     return std::nullopt;
   }
@@ -102,12 +109,14 @@ class ProbeIndex {
   // find_forward(cyccnt, from), else the most recent probe before `from` with that value.
   std::optional<size_t> find(uint32_t cyccnt, size_t from) const {
     if (auto i = find_forward(cyccnt, from)) return i;
-    for (size_t i = std::min(from, cycle_probes_.size()); i > 0; --i)
+    for (size_t i = std::min({from, end_, cycle_probes_.size()}); i > begin_; --i)
       if (cycle_probes_[i - 1].cyccnt == cyccnt) return i - 1;
     return std::nullopt;
   }
 
   bool positioned_ = false;
+  size_t begin_ = 0;
+  size_t end_ = SIZE_MAX;
   std::span<const CycleProbe> cycle_probes_;
   std::span<const PositionedProbe> positioned_probes_;
 };
@@ -125,8 +134,10 @@ struct OperationState {
 
 class Decoder {
  public:
-  explicit Decoder(std::optional<ProbeIndex> probes)
-      : probes_(std::move(probes)), counter_has_cycles_(!probes_ || !probes_->positioned()) {}
+  explicit Decoder(std::optional<ProbeIndex> probes, std::span<const StreamPiece> pieces = {})
+      : probes_(std::move(probes)),
+        counter_has_cycles_(!probes_ || !probes_->positioned()),
+        pieces_(pieces) {}
 
   DecodedStream run(std::string_view bytes) {
     size_t pos = 0;
@@ -138,6 +149,8 @@ class Decoder {
       const std::string_view line =
           bytes.substr(pos, terminated ? newline - pos : std::string_view::npos);
       line_offset_ = pos;
+      while (next_piece_ < pieces_.size() && pieces_[next_piece_].console_offset <= pos)
+        enter_piece(next_piece_++);
       pos = terminated ? newline + 1 : bytes.size();
       handle_line(line, line_number, terminated);
     }
@@ -146,6 +159,17 @@ class Decoder {
   }
 
  private:
+  // From here on the records and counter reads are piece `i`'s.
+  void enter_piece(size_t i) {
+    const StreamPiece& piece = pieces_[i];
+    seq_offset_ = piece.seq_offset;
+    if (probes_ && !probes_->positioned()) {
+      const size_t end = i + 1 < pieces_.size() ? pieces_[i + 1].first_probe : SIZE_MAX;
+      probes_->bound(piece.first_probe, end);
+      probe_cursor_ = std::max(probe_cursor_, piece.first_probe);
+    }
+  }
+
   void error(const Record& record, std::string_view what) {
     out_.errors.push_back(fmt::format("line {}: {}", record.line_number, what));
   }
@@ -170,7 +194,9 @@ class Decoder {
       out_.log_lines.push_back(escape_log_text(content));
       return;
     }
-    handle_record(**parsed);
+    Record record = std::move(**parsed);
+    record.seq += seq_offset_;  // its place in the image's sequence (StreamPiece)
+    handle_record(record);
   }
 
   void handle_record(const Record& record) {
@@ -674,6 +700,9 @@ class Decoder {
   size_t line_offset_ = 0;  // console byte where the current line starts
   size_t probe_cursor_ = 0;
   std::optional<uint64_t> cal_instructions_;
+  std::span<const StreamPiece> pieces_;
+  size_t next_piece_ = 0;     // the first piece not started yet
+  uint64_t seq_offset_ = 0;   // of the piece the current line is in
 
   DecodedStream out_;
   std::map<std::string, size_t, std::less<>> op_index_;
@@ -713,10 +742,11 @@ std::string escape_log_text(std::string_view bytes, size_t max_input_bytes) {
 }
 
 DecodedStream decode_stream(std::string_view console_bytes,
-                            std::optional<std::span<const CycleProbe>> cycle_probes) {
+                            std::optional<std::span<const CycleProbe>> cycle_probes,
+                            std::span<const StreamPiece> pieces) {
   std::optional<ProbeIndex> index;
   if (cycle_probes) index.emplace(*cycle_probes);
-  return Decoder(std::move(index)).run(console_bytes);
+  return Decoder(std::move(index), pieces).run(console_bytes);
 }
 
 DecodedStream decode_stream_without_cycles(std::string_view console_bytes,

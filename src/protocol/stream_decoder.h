@@ -60,6 +60,19 @@ struct DecodedStream {
   std::vector<std::string> log_lines;  // free-text lines; bytes outside 0x20..0x7e as \xNN
 };
 
+// A console stream made of pieces that ran from the same machine state, one after another
+// or on separate machines (the simulator's isolated slots, docs/SIMULATOR.md "Isolation"): from
+// byte `console_offset` on, the records are numbered from the piece's own start, and
+// `seq_offset` added to each record's seq gives its place in the image's sequence. Each
+// record's CRC still covers the bytes as the firmware sent them. The piece's counter reads
+// are the cycle probes from index `first_probe` up to the next piece's: a record's reads are
+// looked up among its own piece's only (the pieces' CYCCNT values may repeat).
+struct StreamPiece {
+  size_t console_offset = 0;
+  uint64_t seq_offset = 0;
+  size_t first_probe = 0;
+};
+
 // Decodes `console_bytes`, the complete console output of one image run.
 // `cycle_probes`, if given, is every CYCCNT read the simulator served, in order; each sample
 // then also gets an instruction count: instructions between its t0 and t1 reads minus those
@@ -67,8 +80,11 @@ struct DecodedStream {
 // matched (reads happen in record order), else the most recent one before them; a value not
 // found is an error and leaves that operation without instruction samples.
 // Never fails as a whole: problems go to DecodedStream::errors.
+// `pieces`, sorted by console_offset, renumber the records of a stream made of pieces (see
+// StreamPiece); none = the records are numbered as sent.
 DecodedStream decode_stream(std::string_view console_bytes,
-                            std::optional<std::span<const CycleProbe>> cycle_probes = std::nullopt);
+                            std::optional<std::span<const CycleProbe>> cycle_probes = std::nullopt,
+                            std::span<const StreamPiece> pieces = {});
 
 // Decodes `console_bytes` from a target whose counter values carry no cycles: the records'
 // counter fields are ignored, cycle_samples and cycles stay empty, and each CAL or SAMPLE

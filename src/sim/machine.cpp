@@ -328,7 +328,7 @@ void Machine::on_code(uc_engine*, uint64_t address, uint32_t, void* self_ptr) {
   }
   if (self->outcome_.cycles >= self->budget_ && !self->stopping_)
     self->stop_with_fault("budget-exhausted", pc,
-                          fmt::format("the cycle budget of {} cycles ran out", self->budget_));
+                          fmt::format("the cycle budget of {} cycles ran out", self->reported_budget_));
 }
 
 Machine::Block& Machine::block_at(uint32_t start, uint32_t size_bytes) {
@@ -648,7 +648,7 @@ void Machine::on_block(uc_engine*, uint64_t address, uint32_t size, void* self_p
   }
   if (self->outcome_.cycles >= self->budget_ && !self->stopping_)
     self->stop_with_fault("budget-exhausted", start,
-                          fmt::format("the cycle budget of {} cycles ran out", self->budget_));
+                          fmt::format("the cycle budget of {} cycles ran out", self->reported_budget_));
   if (b.first_fpu >= 0) self->fpu_denied(b.addresses[static_cast<size_t>(b.first_fpu)]);
 }
 
@@ -730,7 +730,7 @@ void Machine::on_block_count(uc_engine*, uint64_t address, uint32_t size, void* 
   self->current_pc_ = start;
   if (self->outcome_.cycles >= self->budget_ && !self->stopping_)
     self->stop_with_fault("budget-exhausted", start,
-                          fmt::format("the cycle budget of {} cycles ran out", self->budget_));
+                          fmt::format("the cycle budget of {} cycles ran out", self->reported_budget_));
   if (b.first_fpu >= 0) self->fpu_denied(b.addresses[static_cast<size_t>(b.first_fpu)]);
 }
 
@@ -855,7 +855,10 @@ bool Machine::serve_isolation(uint32_t pc) {
     }
     const uint32_t zero = 0;
     uc_reg_write(uc_, UC_ARM_REG_R0, &zero);
-    uc_reg_write(uc_, UC_ARM_REG_PC, &next);
+    // A PC write from a hook makes Unicorn 2.0.1 continue at the new PC even after
+    // uc_emu_stop, so a run that pauses here leaves PC at the trap and `resume` starts at
+    // `next` (restore_isolation sets the PC itself).
+    if (!isolation_pauses_) uc_reg_write(uc_, UC_ARM_REG_PC, &next);
     IsolationSnapshot snap;
     if (uc_context_alloc(uc_, &snap.context) != UC_ERR_OK ||
         uc_context_save(uc_, snap.context) != UC_ERR_OK) {
@@ -880,6 +883,7 @@ bool Machine::serve_isolation(uint32_t pc) {
     isolation_ = std::move(snap);
     outcome_.isolation_snapshot = true;
     if (observer_) observer_->on_snapshot();
+    if (isolation_pauses_) pause_at(IsolationPause{});
     return true;
   }
   if (command != 1 || !isolation_) {
@@ -891,6 +895,22 @@ bool Machine::serve_isolation(uint32_t pc) {
                                                "snapshot taken first"));
     return true;
   }
+  if (isolation_pauses_) {
+    pause_at(IsolationPause{.restore = true, .slot = slot});
+    return true;
+  }
+  restore_isolation(slot);
+  return true;
+}
+
+void Machine::pause_at(IsolationPause pause) {
+  outcome_.pause = pause;
+  stopping_ = true;
+  uc_emu_stop(uc_);
+}
+
+bool Machine::restore_isolation(uint32_t slot) {
+  if (!isolation_) return false;
   // Back to the snapshot: CPU, RAM (but the persistent range), system control, timing model.
   // CYCCNT keeps counting, so the firmware's readings stay monotonic across operations.
   uc_context_restore(uc_, isolation_->context);
@@ -916,6 +936,20 @@ bool Machine::serve_isolation(uint32_t pc) {
   ++outcome_.isolation_restores;
   if (observer_) observer_->on_restore();
   return true;
+}
+
+uint32_t Machine::cycle_counter() const { return scs_.cycle_counter_at(outcome_.cycles); }
+
+void Machine::set_cycle_counter(uint32_t value) {
+  scs_.continue_cycle_counter(value, outcome_.cycles);
+}
+
+util::Result<std::vector<uint8_t>> Machine::read_memory(uint32_t address, size_t size) const {
+  std::vector<uint8_t> bytes(size);
+  if (size != 0 && uc_mem_read(uc_, address, bytes.data(), size) != UC_ERR_OK)
+    return util::fail(fmt::format("cannot read {} bytes of simulated memory at {:#010x}", size,
+                                  address));
+  return bytes;
 }
 
 void Machine::enter_svc() {
@@ -1135,6 +1169,7 @@ void Machine::on_console_write(uc_engine*, uint64_t offset, unsigned, uint64_t v
 RunOutcome Machine::run(uint64_t cycle_budget) {
   outcome_ = RunOutcome{};
   budget_ = cycle_budget;
+  reported_budget_ = cycle_budget;
   current_ = nullptr;
   stopping_ = false;
   stop_pc_.reset();
@@ -1169,13 +1204,32 @@ RunOutcome Machine::run(uint64_t cycle_budget) {
   uc_reg_write(uc_, UC_ARM_REG_MSP, &vectors[0]);
   uc_reg_write(uc_, UC_ARM_REG_SP, &vectors[0]);
   block_sp_ = vectors[0];
+  return emulate(vectors[1]);
+}
+
+RunOutcome Machine::resume(uint64_t cycle_budget) {
+  if (!outcome_.pause) return outcome_;
+  const IsolationPause pause = *outcome_.pause;
+  outcome_.pause.reset();
+  budget_ = outcome_.cycles + cycle_budget;
+  current_ = nullptr;
+  stopping_ = false;
+  stop_pc_.reset();
+  pending_ = nullptr;
+  pending_charged_ = 0;
+  // Paused right after the snapshot: PC is still at the trap (serve_isolation).
+  const bool at_snapshot = !pause.restore && isolation_;
+  return emulate(at_snapshot ? isolation_->resume_pc : read_pc());
+}
+
+RunOutcome Machine::emulate(uint32_t pc) {
+  const model::MemoryRegion* flash = board_.flash();
   const auto start = std::chrono::steady_clock::now();
   // The `until` address is the vector table's first word, which is data and never executed.
-  const uc_err err = uc_emu_start(uc_, vectors[1] | 1u, flash->origin, 0, 0);
-  outcome_.host_seconds =
+  const uc_err err = uc_emu_start(uc_, pc | 1u, flash->origin, 0, 0);
+  outcome_.host_seconds +=
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (semihosting_) outcome_.console += semihosting_->console();
-  if (getenv("FATHOM_DEBUG_HOOKS")) fprintf(stderr, "hooks %zu lazy-left %zu retranslated %lu\n", operand_hooks_.size(), lazy_it_hooks_.size(), (unsigned long)outcome_.retranslated_blocks);
+  if (semihosting_) outcome_.console += semihosting_->take_console();
   // The instruction the run stopped at (the EXIT write, a faulting access) counts.
   if (current_) {
     charge(*current_, current_pc_, current_pc_ + current_->size_bytes, true);
@@ -1192,7 +1246,7 @@ RunOutcome Machine::run(uint64_t cycle_budget) {
     outcome_.fault = model::Fault{"emulator-error", pc, image_ ? image_->describe_address(pc) : "",
                                   uc_strerror(err)};
   }
-  if (!outcome_.fault && !outcome_.exited) {
+  if (!outcome_.fault && !outcome_.exited && !outcome_.pause) {
     outcome_.fault = model::Fault{"stopped", current_pc_,
                                   image_ ? image_->describe_address(current_pc_) : "",
                                   "execution stopped without writing the EXIT register"};

@@ -41,6 +41,14 @@ struct CycleCounterRead {
   uint64_t instructions = 0;  // instructions executed before the reading instruction
 };
 
+// Where a run with isolation pauses (Machine::set_isolation_pauses) stopped.
+struct IsolationPause {
+  // false: right after the snapshot was taken (the firmware would go on with slot 0); true: at
+  // a restore trap, with nothing restored yet.
+  bool restore = false;
+  uint32_t slot = 0;  // restore: the slot the firmware asked for (its r1)
+};
+
 struct RunOutcome {
   bool exited = false;  // the firmware wrote the EXIT register
   int exit_code = -1;
@@ -65,6 +73,8 @@ struct RunOutcome {
   // had the machine restore it.
   bool isolation_snapshot = false;
   uint64_t isolation_restores = 0;
+  // Set when the run paused at an isolation trap (then neither exited nor faulted).
+  std::optional<IsolationPause> pause;
   double host_seconds = 0;
 };
 
@@ -105,6 +115,29 @@ class Machine {
   RunOutcome run(uint64_t cycle_budget);
 
   std::string timing_model_name() const { return timing_->name(); }
+
+  // Isolation under the caller's control (docs/SIMULATOR.md "Isolation"). With pauses on,
+  // `run` and `resume` return at every isolation trap instead of serving it: right after the
+  // snapshot is taken, and at each restore request before anything is restored
+  // (RunOutcome::pause). The caller then restores a slot (restore_isolation), may rewrite the
+  // persistent range and CYCCNT, and resumes. Off by default: the machine serves the traps.
+  void set_isolation_pauses(bool on) { isolation_pauses_ = on; }
+  // What a restore trap does: back to the snapshot (CPU, RAM but the persistent range, system
+  // control, timing model), with `slot` as the snapshot trap's result; CYCCNT keeps counting.
+  // False if no snapshot was taken.
+  bool restore_isolation(uint32_t slot);
+  // Continues a paused run for at most `cycle_budget` more model cycles (a budget fault then
+  // names the budget `run` was given). The outcome accumulates over the run and its resumes;
+  // without a pause it is returned unchanged.
+  RunOutcome resume(uint64_t cycle_budget);
+  // DWT_CYCCNT now, and setting it (it keeps counting or not, as the firmware set it up).
+  uint32_t cycle_counter() const;
+  void set_cycle_counter(uint32_t value);
+  // The image's persistent range [__fathom_persist_start, __fathom_persist_end), which a
+  // restore leaves alone; empty if the image has none.
+  std::pair<uint32_t, uint32_t> persistent_range() const { return {persist_start_, persist_end_}; }
+  // `size` bytes of simulated memory at `address`.
+  util::Result<std::vector<uint8_t>> read_memory(uint32_t address, size_t size) const;
 
   // Reports every charged instruction to `observer` (nullptr: none) during later runs; kBlock
   // and kPerInstruction only. The observer must outlive the runs.
@@ -242,6 +275,12 @@ class Machine {
   // the snapshot, r0 = 1 restores it with r1 as the snapshot trap's result. False if the BKPT
   // is not that trap.
   bool serve_isolation(uint32_t pc);
+  // Stops the run at an isolation trap (isolation_pauses_).
+  void pause_at(IsolationPause pause);
+  bool isolation_pauses_ = false;
+  // Runs from `pc` until the run stops (exit, fault, budget, pause) and settles the counts.
+  RunOutcome emulate(uint32_t pc);
+  uint64_t reported_budget_ = 0;  // the budget `run` was given, for a budget fault's message
   // Serves a BKPT 0xAB semihosting call at `pc`; false if the BKPT is not a semihosting trap.
   bool serve_semihosting(uint32_t pc);
   // True if [`address`, `address` + `length`) lies in one board memory region (RAM only when

@@ -19,6 +19,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace fathom::sim {
@@ -91,6 +92,8 @@ class Semihosting {
 
   // Everything written to stdout and stderr (and by SYS_WRITEC/SYS_WRITE0) so far.
   const std::string& console() const { return console_; }
+  // console() so far, and empties it (a paused machine collects it at every stop).
+  std::string take_console() { return std::exchange(console_, {}); }
 
   // Back to the state before the first call: console empty, no open files, errno 0.
   void reset();

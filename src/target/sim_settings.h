@@ -1,6 +1,8 @@
 #pragma once
 // The simulator target's settings, in terms the pipeline and the CLI can name without knowing a
 // simulator type (target/sim/sim_target.h maps them onto sim::Machine and the observers).
+#include "util/core_budget.h"
+
 namespace fathom::target {
 
 struct SimSettings {
@@ -15,6 +17,9 @@ struct SimSettings {
   // Measure OperationResult::primitive_share when the image names primitive groups (a call
   // tracker watches the run: slower on the host, same counts). Off for `fathom bench`.
   bool primitive_share = true;
+  // Spare cores of the command (`-j`, util/core_budget.h) on which one image's operation slots
+  // may run at once (target/sim/slot_run.h); null = one machine. Never changes a result.
+  util::CoreBudget* cores = nullptr;
 };
 
 }  // namespace fathom::target

@@ -63,6 +63,9 @@ struct TargetRun {
   std::string isolation;                  // the ISOLATION record's method ("snapshot", "none")
   std::vector<std::string> run_order;     // operations in the order they were timed
   double host_seconds = 0;
+  // Machines that ran the image's operations at once (the simulator: target/sim/slot_run.h);
+  // never changes a result, so not part of it.
+  unsigned host_machines = 1;
   Measured measured;
   // Where the numbers came from, for the provenance: "target" ("sim", "qemu", "serial") and
   // target-specific facts ("qemu" version, serial "port", "probe", "flash" command, ...).

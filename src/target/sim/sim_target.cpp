@@ -13,6 +13,7 @@
 #include "sim/machine.h"
 #include "sim/observer_fanout.h"
 #include "target/run_parameters.h"
+#include "target/sim/slot_run.h"
 
 namespace fathom::target {
 namespace {
@@ -118,74 +119,82 @@ util::Result<TargetRun> SimTarget::run(const ImageToRun& img, const RunParameter
   const sim::HookMode mode = hook_mode(settings_.hooks);
   auto encoded = encode_run_parameters(image, board, params, display);
   if (!encoded) return tl::unexpected(encoded.error());
-  auto machine = sim::Machine::create(board, mode);
-  if (!machine) return tl::unexpected(machine.error());
-  if (auto r = (*machine)->load(image); !r) return tl::unexpected(r.error());
-  sim::ObserverFanout observers;
-  for (auto* o : observers_) observers.add(o);
-  // The simulator's own memory measurement.
-  std::unique_ptr<profile::MemoryWatch> watch;
   auto watch_options = profile::memory_watch_options(image);
-  if (settings_.memory_watch && watch_options && mode != sim::HookMode::kBlockCountOnly) {
-    watch_options->registers_after_each_instruction = mode == sim::HookMode::kPerInstruction;
-    sim::Machine* m = machine->get();
-    watch = std::make_unique<profile::MemoryWatch>(
-        image, *watch_options, [m](unsigned r) { return m->read_core_register(r); });
-    watch->set_memory_reader([m](uint32_t address) { return m->read_memory_word(address); });
-    observers.add(watch.get());
-  }
-  // Primitive share (docs/PROFILER.md): a call tracker over the run when the image's libraries
-  // name groups of functions. Observing never changes the counts.
-  std::unique_ptr<profile::PrimitiveShareRecorder> share;
-  if (settings_.primitive_share && !img.primitive_groups.empty() &&
-      mode != sim::HookMode::kBlockCountOnly) {
-    auto recorder = profile::PrimitiveShareRecorder::create(image, img.primitive_groups);
-    if (!recorder) return tl::unexpected(recorder.error());
-    share = std::move(*recorder);
-    observers.add(share->observer());
-  }
-  (*machine)->set_observer(observers.get());
-  if (auto r = (*machine)->write_memory(encoded->address, encoded->bytes); !r)
-    return tl::unexpected(r.error());
+  const bool watch_memory =
+      settings_.memory_watch && watch_options && mode != sim::HookMode::kBlockCountOnly;
+  const bool record_share = settings_.primitive_share && !img.primitive_groups.empty() &&
+                            mode != sim::HookMode::kBlockCountOnly;
 
-  sim::RunOutcome outcome = (*machine)->run(params.cycle_budget);
+  // A machine with the run's observers; the caller's own observers watch the first only.
+  SessionFactory make_session = [&](bool first) -> util::Result<std::unique_ptr<SimSession>> {
+    auto session = std::make_unique<SimSession>();
+    auto machine = sim::Machine::create(board, mode);
+    if (!machine) return tl::unexpected(machine.error());
+    session->machine = std::move(*machine);
+    sim::Machine* m = session->machine.get();
+    if (auto r = m->load(image); !r) return tl::unexpected(r.error());
+    if (first)
+      for (auto* o : observers_) session->observers.add(o);
+    // The simulator's own memory measurement.
+    if (watch_memory) {
+      profile::MemoryWatchOptions options = *watch_options;
+      options.registers_after_each_instruction = mode == sim::HookMode::kPerInstruction;
+      session->watch = std::make_unique<profile::MemoryWatch>(
+          image, std::move(options), [m](unsigned r) { return m->read_core_register(r); });
+      session->watch->set_memory_reader(
+          [m](uint32_t address) { return m->read_memory_word(address); });
+      session->observers.add(session->watch.get());
+    }
+    // Primitive share (docs/PROFILER.md): a call tracker over the run when the image's
+    // libraries name groups of functions. Observing never changes the counts.
+    if (record_share) {
+      auto recorder = profile::PrimitiveShareRecorder::create(image, img.primitive_groups);
+      if (!recorder) return tl::unexpected(recorder.error());
+      session->share = std::move(*recorder);
+      session->observers.add(session->share->observer());
+    }
+    m->set_observer(session->observers.get());
+    if (auto r = m->write_memory(encoded->address, encoded->bytes); !r)
+      return tl::unexpected(r.error());
+    return session;
+  };
 
-  std::vector<protocol::CycleProbe> probes;
-  probes.reserve(outcome.cycle_counter_reads.size());
-  for (const auto& r : outcome.cycle_counter_reads) probes.push_back({r.value, r.instructions});
-  protocol::DecodedStream decoded =
-      protocol::decode_stream(outcome.console, std::span<const protocol::CycleProbe>(probes));
+  // Slot by slot (target/sim/slot_run.h): on spare cores at once, with the same results.
+  auto slots = run_slots(plan_slots(image, params), make_session, params.cycle_budget,
+                         settings_.cores, observers_.empty());
+  if (!slots) return tl::unexpected(slots.error());
+
+  protocol::DecodedStream decoded = protocol::decode_stream(
+      slots->console, std::span<const protocol::CycleProbe>(slots->probes), slots->pieces);
 
   TargetRun run;
   run.measured = {.cycles = true, .instructions = true, .observation = true};
   run.origin["target"] = "sim";
-  run.fault = outcome.fault;
-  run.completed = decoded.completed && outcome.exited && !outcome.fault;
-  run.errors = std::move(decoded.errors);
+  run.fault = slots->fault;
+  run.completed = decoded.completed && slots->exited && !slots->fault && slots->errors.empty();
+  run.errors = std::move(slots->errors);
+  for (auto& e : decoded.errors) run.errors.push_back(std::move(e));
   run.operations = std::move(decoded.operations);
   run.console_log = std::move(decoded.log_lines);
-  run.total_cycles = outcome.cycles;
-  run.total_instructions = outcome.instructions;
-  run.timing_model = (*machine)->timing_model_name();
+  run.total_cycles = slots->cycles;
+  run.total_instructions = slots->instructions;
+  run.timing_model = std::move(slots->timing_model);
   run.isolation = std::move(decoded.isolation);
   run.run_order = std::move(decoded.run_order);
   // The firmware says how it isolated operations; the simulator knows what it did.
-  if (run.isolation == "snapshot" && !outcome.isolation_snapshot)
+  if (run.isolation == "snapshot" && !slots->snapshot)
     run.errors.push_back("the firmware reported snapshot isolation, but the simulator took no "
                          "snapshot");
-  run.host_seconds = outcome.host_seconds;
-  if (watch) {
-    const auto executions = watch->executions();
-    for (auto& op : run.operations) add_simulator_memory(image, *watch_options, executions, op);
-  }
-  if (share) {
-    const auto shares = share->finish();
+  run.host_seconds = slots->host_seconds;
+  run.host_machines = slots->machines;
+  if (watch_memory)
     for (auto& op : run.operations)
-      if (auto it = shares.find(op.operation); it != shares.end()) {
-        op.primitive_share = it->second.share;
-        op.primitive_calls = it->second.calls_per_execution;
-      }
-  }
+      add_simulator_memory(image, *watch_options, slots->executions, op);
+  for (auto& op : run.operations)
+    if (auto it = slots->shares.find(op.operation); it != slots->shares.end()) {
+      op.primitive_share = it->second.share;
+      op.primitive_calls = it->second.calls_per_execution;
+    }
   return run;
 }
 
