@@ -259,6 +259,7 @@ util::Result<Attempt> attempt(const SlotPlan& plan, const SessionFactory& make_s
   // other persistent byte is the KAT phase's (a slot that changed one cannot be combined).
   std::vector<uint8_t> final_persistent = start.persistent;
   uint32_t seq = seq0, failures = failures0;
+  std::vector<uint64_t> seq_offsets;  // per accepted slot: the records of the slots before it
   for (size_t k = 0; k < accepted; ++k) {
     Piece& p = *slots[k];
     if (p.persistent.size() != start.persistent.size())
@@ -273,6 +274,7 @@ util::Result<Attempt> attempt(const SlotPlan& plan, const SessionFactory& make_s
                                        "be combined",
                                        k + 1, plan.operations[k]));
     // This slot's records were numbered from seq0; in slot order they follow the earlier ones.
+    seq_offsets.push_back(seq - seq0);
     seq += word_at(p.persistent, seq_at) - seq0;
     failures += word_at(p.persistent, failures_at) - failures0;
     pieces.push_back(std::move(p));
@@ -322,12 +324,7 @@ util::Result<Attempt> attempt(const SlotPlan& plan, const SessionFactory& make_s
   // those of slots 1..k-1.
   auto result = finish();
   if (!result) return result;
-  uint64_t offset = 0;
-  for (size_t k = 0; k < accepted; ++k) {
-    result->run.pieces[k + 1].seq_offset = offset;
-    const Piece& p = pieces[k + 1];
-    if (!p.persistent.empty()) offset += word_at(p.persistent, seq_at) - seq0;
-  }
+  for (size_t k = 0; k < accepted; ++k) result->run.pieces[k + 1].seq_offset = seq_offsets[k];
   return result;
 }
 
