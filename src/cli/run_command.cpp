@@ -26,6 +26,7 @@ struct RunFlags {
   std::string sim_hooks = "block";
   std::string target;       // --target: sim, qemu, serial (default: each board's own)
   std::string cross_check;  // --cross-check: a second target
+  std::string qemu_engine = "count";  // --qemu-engine: count (QEMU 7.2) or model (QEMU 10)
   std::string port;         // --port: a serial board's UART device
   int64_t baud = -1;        // --baud
   std::string db;          // history database; "" = history::default_history_path()
@@ -71,6 +72,7 @@ int run(const RunFlags& flags) {
   };
   if (!flags.target.empty()) options.target.kind = kind_of(flags.target, "--target");
   if (!flags.cross_check.empty()) options.cross_check = kind_of(flags.cross_check, "--cross-check");
+  options.target.qemu_engine = flags.qemu_engine == "model";
   options.target.serial.port = flags.port;
   if (flags.baud > 0) options.target.serial.baud = static_cast<uint32_t>(flags.baud);
   if (flags.runs >= 0) options.runs = static_cast<uint32_t>(flags.runs);
@@ -153,6 +155,11 @@ void register_run_command(CLI::App& app, CommandState& state) {
                   "and KAT verdicts (e.g. --board qemu-mps2-an386 --cross-check sim); a "
                   "difference fails the run")
       ->check(CLI::IsMember({"sim", "qemu"}));
+  cmd->add_option("--qemu-engine", flags->qemu_engine,
+                  "QEMU target: count (default; QEMU 7.2 counts instructions, no cycles) or "
+                  "model (QEMU 10 with fathom's engine plugin: cycles from the board's timing "
+                  "model; scripts/build-qemu10.sh builds it)")
+      ->check(CLI::IsMember({"count", "model"}));
   cmd->add_option("--port", flags->port,
                   "Serial target: the board's UART device (overrides board.toml [serial] port)");
   cmd->add_option("--format", flags->format,

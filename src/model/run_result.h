@@ -176,6 +176,7 @@ struct CrossCheck {
   std::string target;                    // the second target ("sim")
   size_t operations_compared = 0;        // operations measured by both
   std::vector<std::string> differences;  // one line each; empty = they agree
+  size_t cycle_operations_compared = 0;  // of those, whose cycles both measured (compared too)
 };
 
 // One configuration on one board: one firmware image.

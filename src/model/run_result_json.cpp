@@ -341,6 +341,8 @@ ImageResult read_image(const Node& node) {
     CrossCheck c;
     c.target = check->at("target").text();
     c.operations_compared = check->at("operations_compared").unsigned_integer();
+    if (auto cycles = check->later("cycle_operations_compared"))
+      c.cycle_operations_compared = cycles->unsigned_integer();
     c.differences = check->at("differences").texts();
     img.cross_check = std::move(c);
   }
@@ -588,6 +590,8 @@ Json to_json(const ImageResult& img) {
   out["cross_check"] = img.cross_check
                            ? Json{{"target", img.cross_check->target},
                                   {"operations_compared", img.cross_check->operations_compared},
+                                  {"cycle_operations_compared",
+                                   img.cross_check->cycle_operations_compared},
                                   {"differences", img.cross_check->differences}}
                            : Json(nullptr);
   return out;

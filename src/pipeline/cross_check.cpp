@@ -16,6 +16,23 @@ const char* kat_name(model::KatStatus s) {
   return "not run";
 }
 
+// The first run whose samples differ, or the number of runs if only that differs; empty if
+// equal.
+template <typename T>
+std::string sample_difference(const std::vector<T>& a, const std::vector<T>& b,
+                              const char* what, const std::string& first_target,
+                              const std::string& second_target) {
+  if (a == b) return {};
+  const size_t n = std::min(a.size(), b.size());
+  for (size_t i = 0; i < n; ++i)
+    if (a[i] != b[i])
+      return fmt::format("run {}: {} {} on {}, {} on {} ({:+})", i, a[i], what, first_target,
+                         b[i], second_target,
+                         static_cast<int64_t>(b[i]) - static_cast<int64_t>(a[i]));
+  return fmt::format("{} timed runs on {}, {} on {}", a.size(), first_target, b.size(),
+                     second_target);
+}
+
 }  // namespace
 
 model::CrossCheck cross_check(const std::vector<model::OperationResult>& first,
@@ -41,20 +58,19 @@ model::CrossCheck cross_check(const std::vector<model::OperationResult>& first,
     }
     if (a.instruction_samples.empty() || b.instruction_samples.empty()) continue;
     ++out.operations_compared;
-    if (a.instruction_samples == b.instruction_samples) continue;
-    std::string detail;
-    const size_t n = std::min(a.instruction_samples.size(), b.instruction_samples.size());
-    for (size_t i = 0; i < n && detail.empty(); ++i)
-      if (a.instruction_samples[i] != b.instruction_samples[i])
-        detail = fmt::format("run {}: {} instructions on {}, {} on {} ({:+})", i,
-                             a.instruction_samples[i], first_target, b.instruction_samples[i],
-                             second_target,
-                             static_cast<int64_t>(b.instruction_samples[i]) -
-                                 static_cast<int64_t>(a.instruction_samples[i]));
-    if (detail.empty())
-      detail = fmt::format("{} timed runs on {}, {} on {}", a.instruction_samples.size(),
-                           first_target, b.instruction_samples.size(), second_target);
-    out.differences.push_back(fmt::format("{}: {}", a.operation, detail));
+    // Instructions always; cycles too when both targets measured them (the QEMU engine
+    // against the simulator: the same timing model on two emulators).
+    const bool cycles = !a.cycle_samples.empty() && !b.cycle_samples.empty();
+    if (cycles) ++out.cycle_operations_compared;
+    const std::string instructions =
+        sample_difference(a.instruction_samples, b.instruction_samples, "instructions",
+                          first_target, second_target);
+    const std::string cycle_detail =
+        cycles ? sample_difference(a.cycle_samples, b.cycle_samples, "cycles", first_target,
+                                   second_target)
+               : std::string();
+    for (const std::string* detail : {&instructions, &cycle_detail})
+      if (!detail->empty()) out.differences.push_back(fmt::format("{}: {}", a.operation, *detail));
   }
   for (const auto& b : second)
     if (std::none_of(first.begin(), first.end(),

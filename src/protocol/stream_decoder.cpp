@@ -59,9 +59,16 @@ class ProbeIndex {
  public:
   explicit ProbeIndex(std::span<const CycleProbe> probes) : cycle_probes_(probes) {}
   explicit ProbeIndex(std::span<const PositionedProbe> probes)
-      : positioned_(true), positioned_probes_(probes) {}
+      : positioned_(true),
+        positioned_cycles_(!probes.empty() &&
+                           std::all_of(probes.begin(), probes.end(),
+                                       [](const PositionedProbe& p) { return p.cyccnt.has_value(); })),
+        positioned_probes_(probes) {}
 
   bool positioned() const { return positioned_; }
+  // Positioned probes that carry the counter's values (PositionedProbe::cyccnt).
+  bool positioned_cycles() const { return positioned_cycles_; }
+  uint32_t cyccnt(size_t index) const { return positioned_probes_[index].cyccnt.value_or(0); }
 
   // Cycle probes only: lookups see probes [begin, end) alone (a piece's own, StreamPiece).
   void bound(size_t begin, size_t end) {
@@ -115,6 +122,7 @@ class ProbeIndex {
   }
 
   bool positioned_ = false;
+  bool positioned_cycles_ = false;
   size_t begin_ = 0;
   size_t end_ = SIZE_MAX;
   std::span<const CycleProbe> cycle_probes_;
@@ -136,7 +144,7 @@ class Decoder {
  public:
   explicit Decoder(std::optional<ProbeIndex> probes, std::span<const StreamPiece> pieces = {})
       : probes_(std::move(probes)),
-        counter_has_cycles_(!probes_ || !probes_->positioned()),
+        counter_has_cycles_(!probes_ || !probes_->positioned() || probes_->positioned_cycles()),
         pieces_(pieces) {}
 
   DecodedStream run(std::string_view bytes) {
@@ -343,6 +351,7 @@ class Decoder {
     auto t0 = number32(record, 0, "t0");
     auto t1 = number32(record, 1, "t1");
     if (!t0 || !t1) return;
+    counter_from_probes(*t0, *t1);
     out_.cal.emplace(*t0, *t1);
     if (!probes_) return;
     const auto reads = probes_->pair(*t0, *t1, probe_cursor_, line_offset_);
@@ -360,6 +369,16 @@ class Decoder {
       return;
     }
     cal_instructions_ = probes_->instructions(i1) - probes_->instructions(i0);
+  }
+
+  // Positioned probes with counter values: the record's reads are the last two probes before
+  // it, and their values replace the fields the guest wrote (0 on QEMU).
+  void counter_from_probes(uint32_t& t0, uint32_t& t1) const {
+    if (!probes_ || !probes_->positioned_cycles()) return;
+    const auto reads = probes_->pair(t0, t1, probe_cursor_, line_offset_);
+    if (!reads) return;  // reported where the instruction counts are looked up
+    t0 = probes_->cyccnt(reads->first);
+    t1 = probes_->cyccnt(reads->second);
   }
 
   void on_kat(const Record& record) {
@@ -445,6 +464,7 @@ class Decoder {
     auto t0 = number32(record, 2, "t0");
     auto t1 = number32(record, 3, "t1");
     if (!run || !t0 || !t1) return;
+    counter_from_probes(*t0, *t1);
     model::OperationResult* op = timed_operation(record);
     if (op == nullptr) return;
     OperationState& st = state_of(op);

@@ -37,6 +37,10 @@ struct CycleProbe {
 struct PositionedProbe {
   uint64_t instructions = 0;
   uint64_t console_offset = 0;
+  // What the counter would have returned, when an engine outside the guest models it (the
+  // QEMU engine: the guest reads 0, the timing model counts). Then it stands for the record's
+  // counter fields, and the stream has cycles.
+  std::optional<uint32_t> cyccnt;
 };
 
 struct DecodedStream {
@@ -87,7 +91,8 @@ DecodedStream decode_stream(std::string_view console_bytes,
                             std::span<const StreamPiece> pieces = {});
 
 // Decodes `console_bytes` from a target whose counter values carry no cycles: the records'
-// counter fields are ignored, cycle_samples and cycles stay empty, and each CAL or SAMPLE
+// counter fields are ignored, cycle_samples and cycles stay empty (unless every probe carries
+// `cyccnt`: then those values are the records' counter fields), and each CAL or SAMPLE
 // record's two reads are the last two `probes` before the record's first byte (the harness
 // reads the counter twice and writes nothing in between but the operation's own log, then
 // writes the record). Instruction samples are then made as with cycle probes; an operation's

@@ -78,7 +78,10 @@ void TableWriter::write(const model::RunResult& run, std::ostream& out) const {
         << fmt::format("cross-check of {} on {} ({}) against {}: {} operation{} compared, {}",
                        img.configuration, img.board, img.provenance.target, c.target,
                        c.operations_compared, c.operations_compared == 1 ? "" : "s",
-                       c.differences.empty() ? "instruction counts and KATs equal"
+                       c.differences.empty()
+                           ? (c.cycle_operations_compared > 0
+                                  ? "cycles, instruction counts and KATs equal"
+                                  : "instruction counts and KATs equal")
                                              : fmt::format("{} difference{}",
                                                            c.differences.size(),
                                                            c.differences.size() == 1 ? "" : "s"))

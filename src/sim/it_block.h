@@ -40,6 +40,9 @@ class ItBlock {
     return pass;
   }
   void clear() { state_ = 0; }
+  // The flags changed inside the block (a flag-setting instruction between the IT and the
+  // next instruction): the remaining conditions are decided from `nzcv`.
+  void set_flags(uint32_t nzcv) { nzcv_ = nzcv; }
 
  private:
   uint8_t state_ = 0;

@@ -1,5 +1,6 @@
 #include "sim/machine.h"
 #include "sim/timing/timing_rules.h"
+#include "sim/timing/skipped_instruction.h"
 
 #include <fmt/core.h>
 
@@ -239,7 +240,7 @@ bool Machine::it_needs_hook(uint32_t address, uint32_t code_end) {
   const int count = 4 - std::countr_zero(static_cast<unsigned>(it.it_firstcond_mask & 0x0F));
   for (int k = 0, b = address + 2; k < count && b < static_cast<int64_t>(code_end); ++k) {
     const Instruction& insn = instruction_at(b);
-    matters |= skip_changes_cost(insn) || timing_->skipped_behaves_as_nop();
+    matters |= timing::skip_changes_cost(insn) || timing_->skipped_behaves_as_nop();
     b += insn.size_bytes ? insn.size_bytes : 2;
   }
   if (!matters) return false;
@@ -567,36 +568,10 @@ void Machine::report_run(const Block& b, size_t first, size_t end, const uint32_
   observer_->on_instructions(run);
 }
 
-bool Machine::skip_changes_cost(const Instruction& insn) {
-  switch (insn.cls) {
-    case InstrClass::kAlu:
-    case InstrClass::kOther:
-    case InstrClass::kIt:
-    case InstrClass::kBranch:
-    case InstrClass::kTableBranch:
-      return false;
-    case InstrClass::kLoadMultiple:
-      return !insn.writes_pc;
-    default:
-      return true;
-  }
-}
-
 uint32_t Machine::charge(const Instruction& insn, uint32_t pc, uint32_t next, bool executed,
                         bool notify) {
-  // An instruction that fails its IT condition does not execute but still passes through the
-  // pipeline. A data-processing instruction costs the same either way (one cycle, and its
-  // register dependencies are interlocked at decode, before the condition is known); a
-  // conditional branch's cost already follows from where execution went; anything else
-  // (a load, store, multiply, FPU operation) takes one cycle, like a NOP of its size. On a
-  // model whose skipped instructions behave as NOPs whatever their class (the M33: no stages,
-  // no hazard), every skipped instruction is charged as that NOP.
-  static const Instruction kSkipped16 = [] { Instruction n; n.size_bytes = 2; n.valid = true; return n; }();
-  static const Instruction kSkipped32 = [] { Instruction n; n.size_bytes = 4; n.valid = true; return n; }();
-  const Instruction& charged = executed || (!skip_changes_cost(insn) &&
-                                             !timing_->skipped_behaves_as_nop())
-                                   ? insn
-                                   : (insn.size_bytes == 4 ? kSkipped32 : kSkipped16);
+  // An instruction that fails its IT condition: timing::charged_instruction.
+  const Instruction& charged = timing::charged_instruction(insn, executed, *timing_);
   const uint32_t c = timing_->cycles(charged, pc, next);
   outcome_.cycles += c;
   if (observer_ && notify) observer_->on_instruction(insn, pc, next, c, executed, block_sp_);

@@ -257,8 +257,6 @@ class Machine {
   uint32_t mmio_pc() const;
   void install_operand_hooks(const elf::ElfImage& image);
   bool it_needs_hook(uint32_t address, uint32_t code_end);
-  // Whether failing its IT condition changes what `insn` costs (see `charge`).
-  static bool skip_changes_cost(const Instruction& insn);
   void stop_with_fault(std::string kind, uint32_t pc, std::string detail);
   // Stops with a "nocp-usagefault" if the FP instruction at `pc` may not run: CPACR does not
   // grant CP10/CP11 access (SystemControl::fpu_access_enabled). Returns whether it stopped.

@@ -16,18 +16,22 @@ std::optional<uint64_t> parse_u64(std::string_view text) {
   return value;
 }
 
-// "<word> <a> <b>" → (a, b) if the line is exactly that.
-std::optional<std::pair<uint64_t, uint64_t>> two_numbers(std::string_view line,
-                                                         std::string_view word) {
+// "<word> <n1> ... <nk>" → the k numbers if the line is exactly that.
+std::optional<std::vector<uint64_t>> numbers(std::string_view line, std::string_view word,
+                                             size_t k) {
   if (!line.starts_with(word) || line.size() <= word.size() || line[word.size()] != ' ')
     return std::nullopt;
-  const std::string_view rest = line.substr(word.size() + 1);
-  const size_t space = rest.find(' ');
-  if (space == std::string_view::npos) return std::nullopt;
-  auto a = parse_u64(rest.substr(0, space));
-  auto b = parse_u64(rest.substr(space + 1));
-  if (!a || !b) return std::nullopt;
-  return std::pair{*a, *b};
+  std::string_view rest = line.substr(word.size() + 1);
+  std::vector<uint64_t> out;
+  for (size_t i = 0; i < k; ++i) {
+    const size_t space = rest.find(' ');
+    if ((space == std::string_view::npos) != (i + 1 == k)) return std::nullopt;
+    auto v = parse_u64(rest.substr(0, space));
+    if (!v) return std::nullopt;
+    out.push_back(*v);
+    rest = space == std::string_view::npos ? std::string_view() : rest.substr(space + 1);
+  }
+  return out;
 }
 
 }  // namespace
@@ -35,6 +39,7 @@ std::optional<std::pair<uint64_t, uint64_t>> two_numbers(std::string_view line,
 util::Result<QemuProbes> parse_qemu_probes(std::string_view text) {
   QemuProbes out;
   bool header = false, total = false;
+  int version = 0;
   size_t line_number = 0;
   size_t pos = 0;
   while (pos < text.size()) {
@@ -49,26 +54,47 @@ util::Result<QemuProbes> parse_qemu_probes(std::string_view text) {
                                     protocol::escape_log_text(line, 80)));
     };
     if (!header) {
-      if (line != "fathom-qemu-probes 1") return bad("not a fathom-qemu-probes 1 header");
+      if (line == "fathom-qemu-probes 1") {
+        version = 1;
+      } else if (line == "fathom-qemu-probes 2") {
+        version = 2;
+      } else {
+        return bad("not a fathom-qemu-probes 1 or 2 header");
+      }
       header = true;
       continue;
     }
     if (total) return bad("line after the total");
     if (line.starts_with("error ")) return bad("the plugin reported an error");
-    if (auto probe = two_numbers(line, "probe")) {
-      if (!out.probes.empty() && (probe->first < out.probes.back().instructions ||
-                                  probe->second < out.probes.back().console_offset))
+    const size_t fields = version == 2 ? 3 : 2;
+    if (version == 2 && line.starts_with("stat ")) {
+      const std::string_view rest = line.substr(5);
+      const size_t space = rest.find(' ');
+      if (space == 0 || space == std::string_view::npos || space + 1 == rest.size())
+        return bad("expected 'stat <name> <value>'");
+      out.stats.emplace_back(std::string(rest.substr(0, space)), std::string(rest.substr(space + 1)));
+    } else if (auto probe = numbers(line, "probe", fields)) {
+      const auto& v = *probe;
+      if (!out.probes.empty() && (v[0] < out.probes.back().instructions ||
+                                  v[1] < out.probes.back().console_offset))
         return bad("probe counts go backwards");
-      out.probes.push_back({probe->first, probe->second});
-    } else if (auto t = two_numbers(line, "total")) {
-      if (!out.probes.empty() && (t->first < out.probes.back().instructions ||
-                                  t->second < out.probes.back().console_offset))
+      if (version == 2 && v[2] > UINT32_MAX) return bad("a CYCCNT value above 32 bits");
+      out.probes.push_back({v[0], v[1]});
+      if (version == 2) out.probes.back().cyccnt = static_cast<uint32_t>(v[2]);
+    } else if (auto t = numbers(line, "total", fields)) {
+      const auto& v = *t;
+      if (!out.probes.empty() && (v[0] < out.probes.back().instructions ||
+                                  v[1] < out.probes.back().console_offset))
         return bad("total below the last probe's counts");
-      out.total_instructions = t->first;
-      out.console_bytes = t->second;
+      out.total_instructions = v[0];
+      out.console_bytes = v[1];
+      if (version == 2) out.total_cycles = v[2];
       total = true;
     } else {
-      return bad("expected 'probe <instructions> <console_bytes>' or 'total ...'");
+      return bad(version == 2
+                     ? "expected 'probe <instructions> <console_bytes> <cyccnt>', 'stat ...' or "
+                       "'total ...'"
+                     : "expected 'probe <instructions> <console_bytes>' or 'total ...'");
     }
   }
   if (!header) return util::fail("QEMU plugin output is empty");

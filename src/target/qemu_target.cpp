@@ -58,6 +58,20 @@ std::string stderr_tail(const std::string& text) {
   return tail.empty() ? std::string("(no output on stderr)") : tail;
 }
 
+// The board's timing facts for the engine plugin (src/target/qemu_engine/engine_plugin.cpp).
+std::string engine_arguments(const model::Board& board) {
+  std::string out = fmt::format(
+      ",core={},prefetch={:d},icache={:d},refinements={:d},multiplier={}", board.core,
+      board.prefetch, board.icache, board.timing_refinements,
+      board.multiplier == model::Multiplier::kSmall ? "small" : "fast");
+  if (const model::MemoryRegion* flash = board.flash()) out += fmt::format(",vtor={:#x}", flash->origin);
+  for (const auto& r : board.memory)
+    out += fmt::format(",region={}:{:#x}:{:#x}:{}",
+                       r.kind == model::MemoryKind::kFlash ? "flash" : "ram", r.origin,
+                       r.length_bytes, r.wait_states);
+  return out;
+}
+
 }  // namespace
 
 util::Result<std::unique_ptr<QemuTarget>> QemuTarget::create(QemuTargetSettings settings) {
@@ -71,7 +85,8 @@ util::Result<std::unique_ptr<QemuTarget>> QemuTarget::create(QemuTargetSettings 
 }
 
 std::string QemuTarget::measurement_key() const {
-  return fmt::format("qemu version={} plugin={}", version_, settings_.plugin_sha256);
+  return fmt::format("qemu version={} plugin={}{}", version_, settings_.plugin_sha256,
+                     settings_.engine ? " engine" : "");
 }
 
 util::Result<TargetRun> QemuTarget::run(const ImageToRun& img, const RunParameters& params) {
@@ -89,15 +104,16 @@ util::Result<TargetRun> QemuTarget::run(const ImageToRun& img, const RunParamete
   if (auto r = write_patched_elf(img.elf_path, *img.elf, *encoded, elf); !r)
     return tl::unexpected(r.error());
 
+  std::string plugin_arguments = fmt::format("{},out={},console={:#x}", settings_.plugin.string(),
+                                             probes_file.string(), board.console_address);
+  if (settings_.engine) plugin_arguments += engine_arguments(board);
   std::vector<std::string> argv = {settings_.binary, "-M", board.qemu->machine};
   if (!board.qemu->cpu.empty()) argv.insert(argv.end(), {"-cpu", board.qemu->cpu});
   argv.insert(argv.end(),
               {"-nographic", "-monitor", "none", "-semihosting-config",
                "enable=on,target=native", "-chardev",
                "file,id=fathom_console,path=" + console.string(), "-serial",
-               "chardev:fathom_console", "-kernel", elf.string(), "-plugin",
-               fmt::format("{},out={},console={:#x}", settings_.plugin.string(),
-                           probes_file.string(), board.console_address)});
+               "chardev:fathom_console", "-kernel", elf.string(), "-plugin", plugin_arguments});
   const auto start = std::chrono::steady_clock::now();
   auto qemu = util::run_process(argv, {.timeout = settings_.timeout});
   const double seconds =
@@ -111,9 +127,10 @@ util::Result<TargetRun> QemuTarget::run(const ImageToRun& img, const RunParamete
                                   qemu->exit_code, stderr_tail(qemu->stderr_text)));
 
   TargetRun run;
-  run.measured = {.cycles = false, .instructions = true, .observation = false};
+  run.measured = {.cycles = settings_.engine, .instructions = true, .observation = false};
   run.origin["target"] = "qemu";
   run.origin["qemu"] = version_;
+  if (settings_.engine) run.origin["engine"] = "fathom QEMU engine (TCG plugin with the timing model)";
   run.origin["machine"] = board.qemu->machine + (board.qemu->cpu.empty() ? "" : " -cpu " +
                                                                                  board.qemu->cpu);
   run.host_seconds = seconds;
@@ -173,6 +190,19 @@ util::Result<TargetRun> QemuTarget::run(const ImageToRun& img, const RunParamete
   run.operations = std::move(decoded.operations);
   run.console_log = std::move(decoded.log_lines);
   run.total_instructions = probes ? probes->total_instructions : 0;
+  if (settings_.engine && probes) {
+    if (!probes->total_cycles)
+      run.errors.push_back("the QEMU plugin is not fathom's engine: its output has no cycles");
+    run.total_cycles = probes->total_cycles.value_or(0);
+    for (const auto& [name, value] : probes->stats) {
+      if (name == "model") run.timing_model = value;
+      if (name == "unplaced" && value != "0")
+        run.errors.push_back(fmt::format(
+            "the QEMU engine could not place {} events (an instruction's operands or flags, or "
+            "a block left early at an unknown point): its cycles are not exact",
+            value));
+    }
+  }
   run.isolation = std::move(decoded.isolation);
   run.run_order = std::move(decoded.run_order);
   if (!qemu->timed_out && probes && qemu->exit_code != 0 && decoded.completed &&

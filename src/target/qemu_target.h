@@ -3,7 +3,8 @@
 // the run parameters patched into a copy of the ELF, the console UART captured to a file, and
 // fathom's TCG plugin (target/qemu_plugin_build.h) counting instructions exactly. QEMU models no
 // cycle counter, so a QEMU run measures instructions, KATs, stack and heap, never cycles
-// (docs/BOARDS.md "QEMU target").
+// (docs/BOARDS.md "QEMU target") — unless the plugin is fathom's QEMU engine, which charges
+// every instruction to the board's timing model (`engine`, docs/QEMU-ENGINE.md).
 #include <chrono>
 #include <filesystem>
 #include <memory>
@@ -17,6 +18,9 @@ struct QemuTargetSettings {
   std::string binary = "qemu-system-arm";     // looked up on PATH
   std::filesystem::path plugin;               // the built plugin (target/qemu_plugin_build.h)
   std::string plugin_sha256;                  // its cache key, for measurement_key()
+  // The plugin is fathom's QEMU engine (src/target/qemu_engine, QEMU 10): it carries the
+  // board's timing model, so the run measures cycles too (docs/QEMU-ENGINE.md).
+  bool engine = false;
   std::filesystem::path work_dir;             // per-run directories are made inside it
   std::chrono::milliseconds timeout{std::chrono::minutes(30)};  // then QEMU is killed
 };

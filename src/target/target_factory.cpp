@@ -6,9 +6,51 @@
 #include "target/qemu_target.h"
 #include "target/sim/sim_target.h"
 #include "util/cache_dir.h"
+#include "util/sha256.h"
 #include "target/serial_target.h"
 
 namespace fathom::target {
+
+namespace {
+
+// The QEMU target with fathom's engine: QEMU 10 from the cache, the plugin CMake built.
+util::Result<std::unique_ptr<Target>> make_qemu_engine_target(const TargetSettings& settings,
+                                                              const std::filesystem::path& cache) {
+  namespace fs = std::filesystem;
+  const std::string binary =
+      !settings.qemu10_binary.empty()
+          ? settings.qemu10_binary
+          : (cache / "qemu10-10.0.13" / "build" / "qemu-system-arm").string();
+  if (settings.qemu10_binary.empty() && !fs::is_regular_file(binary))
+    return util::fail_usage(fmt::format(
+        "--engine qemu needs QEMU 10 with TCG plugins, which is not built ({} is missing): run "
+        "scripts/build-qemu10.sh (about 6 to 10 minutes on 2 cores, once), then rebuild fathom",
+        binary));
+  std::error_code ec;
+  const fs::path plugin =
+      !settings.qemu_engine_plugin.empty()
+          ? settings.qemu_engine_plugin
+          : fs::read_symlink("/proc/self/exe", ec).parent_path() / "libfathom_qemu_engine.so";
+  if (!fs::is_regular_file(plugin))
+    return util::fail_usage(fmt::format(
+        "--engine qemu needs fathom's engine plugin {}, which this build of fathom did not make: "
+        "CMake builds it when QEMU 10's plugin header and glib's headers are present (run "
+        "scripts/build-qemu10.sh, then configure and build fathom again)",
+        plugin.string()));
+  auto digest = util::sha256_file(plugin);
+  if (!digest) return tl::unexpected(digest.error());
+  auto qemu = QemuTarget::create(
+      {.binary = binary,
+       .plugin = plugin,
+       .plugin_sha256 = *digest,
+       .engine = true,
+       .work_dir = settings.work_dir.empty() ? cache / "tmp" : settings.work_dir,
+       .timeout = settings.qemu_timeout});
+  if (!qemu) return tl::unexpected(qemu.error());
+  return std::unique_ptr<Target>(std::move(*qemu));
+}
+
+}  // namespace
 
 model::TargetKind target_kind(const model::Board& board, const TargetSettings& settings) {
   return settings.kind.value_or(board.target);
@@ -35,6 +77,7 @@ util::Result<std::unique_ptr<Target>> make_target(const model::Board& board,
             board.name));
       auto cache = util::cache_dir();
       if (!cache) return tl::unexpected(cache.error());
+      if (settings.qemu_engine) return make_qemu_engine_target(settings, *cache);
       auto plugin = build_qemu_plugin({.plugin_source = default_plugin_source(),
                                        .qemu_source_root = settings.qemu_source_root,
                                        .cache_root = *cache});

@@ -1,0 +1,142 @@
+#pragma once
+// The timing model driven by QEMU's translation blocks instead of Unicorn's hooks: the core of
+// fathom's QEMU engine (its plugin, src/target/qemu_engine/engine_plugin.cpp, feeds it; the
+// plugin is built against QEMU 10's plugin API, docs/QEMU-ENGINE.md). Nothing here includes a
+// QEMU header, so the charging rules are unit-tested on their own.
+//
+// What the plugin tells it, and what it charges (the same rules as sim::Machine in block mode,
+// which stays the reference: `fathom run --cross-check sim`):
+// - `translate`: a translation block's instructions (address and bytes). The returned block says
+//   per instruction which callbacks the plugin must register: operand values (divides, long
+//   multiplies), the flags (IT instructions, and conditional instructions that follow a
+//   flag-setting one inside an IT block), memory accesses (see `memory`).
+// - `enter`: a block starts executing. The previous block is charged now that its last
+//   instruction's successor is known. `previous_completed` says whether that block's last
+//   instruction started (an inline store on it). If it did not, QEMU left the block early: an
+//   MMIO access that was not the block's last instruction (QEMU 10 aborts the block there, runs
+//   the access alone in a one-off block and goes on with a new block after it) or an exception.
+//   The instructions before this block's start are charged then; a start outside the block is
+//   counted as an unplaced event (the figures are not exact: the host reports it).
+// - `memory`: an access to the console's DATA register or to the Private Peripheral Bus, seen
+//   by a memory callback. The plugin registers one only on instructions that can make such an
+//   access where QEMU lets it: the only instruction of a block (the one-off blocks above) and a
+//   block's last instruction, unless SP-based. The instructions before the access are charged,
+//   so a CYCCNT read returns the model's count at the reading instruction, as on the simulator
+//   (sim::SystemControl); QEMU's guest reads 0, so the value goes to the host as a probe.
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <unordered_map>
+#include <vector>
+
+#include "sim/instruction.h"
+#include "sim/instruction_decoder.h"
+#include "sim/it_block.h"
+#include "sim/system_control.h"
+#include "sim/timing/core_timing_model.h"
+
+namespace fathom::sim {
+
+class TcgTiming {
+ public:
+  struct TranslatedInstruction {
+    uint32_t address = 0;
+    std::span<const uint8_t> bytes;  // the instruction's bytes (2 or 4)
+  };
+
+  struct Block {
+    // Per instruction, what the plugin registers for it.
+    enum : uint8_t {
+      kOperands = 1,  // a callback reading the two operand registers before it runs
+      kFlags = 2,     // a callback reading APSR before it runs (IT; or inside an IT block)
+      kMemory = 4,    // a memory callback on its accesses
+    };
+    uint32_t start = 0;
+    uint32_t end = 0;  // address after the last instruction
+    std::vector<Instruction> instructions;
+    std::vector<uint32_t> addresses;
+    std::vector<uint8_t> kinds;
+    std::vector<uint8_t> bytes;  // the instructions' bytes, in order
+    bool memoizable = false;  // nothing in it reads operands or flags
+    struct Memo {
+      uint64_t key = 0;
+      uint64_t cycles = 0;
+      timing::CoreTimingModel::State exit;
+    };
+    static constexpr size_t kMemoEntries = 4;
+    std::array<Memo, kMemoEntries> memo{};
+    uint8_t memo_count = 0;
+    uint8_t memo_next = 0;
+  };
+
+  struct Probe {
+    uint64_t instructions = 0;   // retired before the reading instruction
+    uint64_t console_bytes = 0;  // stored to the console before it
+    uint32_t cyccnt = 0;         // what the simulator's CYCCNT returns there
+  };
+
+  struct Stats {
+    uint64_t blocks = 0;          // enter() calls
+    uint64_t translations = 0;    // translate() calls
+    uint64_t memoized = 0;        // blocks charged from their memo
+    uint64_t early_exits = 0;     // blocks left before their last instruction, placed exactly
+    uint64_t unplaced = 0;        // events that could not be placed: the figures are inexact
+  };
+
+  // `console_address`: the console's DATA register. `vtor_reset`: the boot address (flash).
+  TcgTiming(std::unique_ptr<timing::CoreTimingModel> model, uint32_t console_address,
+            uint32_t vtor_reset);
+
+  // The block made of `instructions` (in address order, contiguous). Lives as long as this.
+  Block* translate(std::span<const TranslatedInstruction> instructions);
+  void enter(Block* block, bool previous_completed);
+  // Instruction `index` of the running block is about to execute with these operand register
+  // values (kOperands) or this APSR (kFlags).
+  void operands(const Block* block, size_t index, uint32_t first, uint32_t second);
+  void flags(const Block* block, size_t index, uint32_t apsr);
+  // Instruction `index` of `block` (the running block, or a one-off block QEMU made for an
+  // MMIO access) accessed `address`.
+  void memory(const Block* block, size_t index, uint32_t address, bool store, uint64_t value);
+  // The guest stopped (semihosting exit): charges the last block.
+  void finish();
+
+  uint64_t instructions() const { return instructions_; }
+  uint64_t cycles() const { return cycles_; }
+  uint64_t console_bytes() const { return console_bytes_; }
+  const std::vector<Probe>& probes() const { return probes_; }
+  const Stats& stats() const { return stats_; }
+  const timing::CoreTimingModel& model() const { return *model_; }
+
+ private:
+  // Charges instructions [charged_, end) of the pending block; the last one continues at
+  // `next_after` when `end` is the block's size.
+  void charge_to(size_t end, uint32_t next_after);
+  void charge_whole(Block& block, uint32_t next);
+  void charge_one(size_t index, uint32_t next);
+  // Index in the pending block (at or after charged_) of the instruction at `address`.
+  std::optional<size_t> pending_index(uint32_t address) const;
+  const std::array<uint32_t, 2>* value_for(size_t index) const;
+
+  std::unique_ptr<timing::CoreTimingModel> model_;
+  bool memoize_ = false;
+  uint32_t console_address_;
+  SystemControl scs_;
+  InstructionDecoder decoder_;
+  std::unordered_map<uint32_t, std::vector<std::unique_ptr<Block>>> blocks_;
+
+  Block* pending_ = nullptr;
+  size_t charged_ = 0;
+  // Values read for the pending block's instructions: (index, values).
+  std::vector<std::pair<size_t, std::array<uint32_t, 2>>> values_;
+  ItBlock it_;
+
+  uint64_t instructions_ = 0;
+  uint64_t cycles_ = 0;
+  uint64_t console_bytes_ = 0;
+  std::vector<Probe> probes_;
+  Stats stats_;
+};
+
+}  // namespace fathom::sim

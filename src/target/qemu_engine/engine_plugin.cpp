@@ -1,0 +1,285 @@
+// fathom's QEMU engine: a TCG plugin (QEMU 10, plugin API 4) that carries fathom's timing model
+// (sim::TcgTiming) inside qemu-system-arm. QEMU executes the guest; the plugin charges every
+// instruction to the board's core model and records, at each DWT_CYCCNT read, the count the
+// simulator's CYCCNT would return there. docs/QEMU-ENGINE.md.
+//
+// Arguments (-plugin libfathom_qemu_engine.so,ARG=VALUE,...):
+//   out=PATH        the probe file written at exit (format below)
+//   console=ADDR    the console's DATA register (CMSDK UART base)
+//   core=NAME       cortex-m33, cortex-m4, cortex-m3, cortex-m0plus
+//   vtor=ADDR       the boot address (VTOR out of reset)
+//   prefetch=0|1 icache=0|1 refinements=0|1 multiplier=fast|small
+//   region=KIND:ORIGIN:LENGTH:WAIT_STATES   one per memory region (KIND flash or ram)
+//
+// Output ("fathom-qemu-probes 2", target/qemu_probe_file.h):
+//   probe <instructions_before> <console_bytes_before> <cyccnt>     one per CYCCNT read
+//   stat <name> <value>
+//   total <instructions> <console_bytes> <cycles>
+// The MPS2 machines have one vCPU; the callbacks run on it, one at a time.
+#include <glib.h>
+
+extern "C" {
+#include <qemu/qemu-plugin.h>
+}
+
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/board.h"
+#include "sim/tcg_timing.h"
+#include "sim/timing/core_timing_model.h"
+
+namespace fathom::sim::timing {
+util::Result<std::unique_ptr<CoreTimingModel>> make_timing_model(const model::Board& board);
+}
+
+namespace {
+
+using fathom::sim::TcgTiming;
+
+// udata of an instruction callback: its block and index. Kept for QEMU's lifetime.
+struct InstructionRef {
+  TcgTiming::Block* block;
+  size_t index;
+};
+
+// Everything the callbacks share. Allocated once and never freed: QEMU calls the atexit
+// callback from its own exit handler, after the plugin's static destructors have run.
+struct Engine {
+  std::unique_ptr<TcgTiming> timing;
+  std::string out_path;
+  std::vector<std::unique_ptr<InstructionRef>> refs;
+};
+Engine* engine = nullptr;
+TcgTiming* timing = nullptr;              // engine->timing
+qemu_plugin_scoreboard* score = nullptr;  // per vCPU: 1 once the running block's last
+                                          // instruction started
+qemu_plugin_register* core_registers[16] = {};  // r0..r12, sp, lr; [15] = xpsr
+GByteArray* register_buffer = nullptr;
+uint64_t register_failures = 0;
+
+qemu_plugin_u64 done_flag() { return qemu_plugin_scoreboard_u64(score); }
+
+uint32_t read_register(unsigned index) {
+  qemu_plugin_register* handle = index < 16 ? core_registers[index] : nullptr;
+  if (handle == nullptr) {
+    ++register_failures;
+    return 0;
+  }
+  g_byte_array_set_size(register_buffer, 0);
+  if (qemu_plugin_read_register(handle, register_buffer) != 4) {
+    ++register_failures;
+    return 0;
+  }
+  uint32_t v;
+  std::memcpy(&v, register_buffer->data, 4);  // target order: little-endian Arm, x86-64 host
+  return v;
+}
+
+void on_block(unsigned int vcpu, void* udata) {
+  const bool completed = qemu_plugin_u64_get(done_flag(), vcpu) != 0;
+  qemu_plugin_u64_set(done_flag(), vcpu, 0);
+  timing->enter(static_cast<TcgTiming::Block*>(udata), completed);
+}
+
+void on_operands(unsigned int, void* udata) {
+  const auto* ref = static_cast<const InstructionRef*>(udata);
+  const auto& insn = ref->block->instructions[ref->index];
+  timing->operands(ref->block, ref->index, read_register(insn.operand_regs[0]),
+                   read_register(insn.operand_regs[1]));
+}
+
+void on_flags(unsigned int, void* udata) {
+  const auto* ref = static_cast<const InstructionRef*>(udata);
+  timing->flags(ref->block, ref->index, read_register(15));
+}
+
+void on_memory(unsigned int, qemu_plugin_meminfo_t info, uint64_t vaddr, void* udata) {
+  const auto* ref = static_cast<const InstructionRef*>(udata);
+  const qemu_plugin_mem_value value = qemu_plugin_mem_get_value(info);
+  const uint64_t v = value.type == QEMU_PLUGIN_MEM_VALUE_U8    ? value.data.u8
+                     : value.type == QEMU_PLUGIN_MEM_VALUE_U16 ? value.data.u16
+                     : value.type == QEMU_PLUGIN_MEM_VALUE_U32 ? value.data.u32
+                                                               : value.data.u64;
+  timing->memory(ref->block, ref->index, static_cast<uint32_t>(vaddr),
+                 qemu_plugin_mem_is_store(info), v);
+}
+
+void on_translate(qemu_plugin_id_t, qemu_plugin_tb* tb) {
+  const size_t n = qemu_plugin_tb_n_insns(tb);
+  if (n == 0) return;
+  std::vector<uint8_t> bytes(n * 4);
+  std::vector<TcgTiming::TranslatedInstruction> insns(n);
+  for (size_t i = 0; i < n; ++i) {
+    const qemu_plugin_insn* insn = qemu_plugin_tb_get_insn(tb, i);
+    const size_t size = qemu_plugin_insn_data(insn, bytes.data() + 4 * i, 4);
+    insns[i] = {static_cast<uint32_t>(qemu_plugin_insn_vaddr(insn)),
+                std::span<const uint8_t>(bytes.data() + 4 * i, size)};
+  }
+  TcgTiming::Block* block = timing->translate(insns);
+  qemu_plugin_register_vcpu_tb_exec_cb(tb, on_block, QEMU_PLUGIN_CB_NO_REGS, block);
+  qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(qemu_plugin_tb_get_insn(tb, n - 1),
+                                                      QEMU_PLUGIN_INLINE_STORE_U64, done_flag(),
+                                                      1);
+  for (size_t i = 0; i < n; ++i) {
+    const uint8_t kind = block->kinds[i];
+    if (kind == 0) continue;
+    auto& refs = engine->refs;
+    refs.push_back(std::make_unique<InstructionRef>(InstructionRef{block, i}));
+    qemu_plugin_insn* insn = qemu_plugin_tb_get_insn(tb, i);
+    if (kind & TcgTiming::Block::kOperands)
+      qemu_plugin_register_vcpu_insn_exec_cb(insn, on_operands, QEMU_PLUGIN_CB_R_REGS,
+                                             refs.back().get());
+    if (kind & TcgTiming::Block::kFlags)
+      qemu_plugin_register_vcpu_insn_exec_cb(insn, on_flags, QEMU_PLUGIN_CB_R_REGS,
+                                             refs.back().get());
+    if (kind & TcgTiming::Block::kMemory)
+      qemu_plugin_register_vcpu_mem_cb(insn, on_memory, QEMU_PLUGIN_CB_NO_REGS,
+                                       QEMU_PLUGIN_MEM_RW, refs.back().get());
+  }
+}
+
+void on_vcpu_init(qemu_plugin_id_t, unsigned int) {
+  GArray* regs = qemu_plugin_get_registers();
+  for (guint i = 0; i < regs->len; ++i) {
+    const auto* r = &g_array_index(regs, qemu_plugin_reg_descriptor, i);
+    const std::string_view name = r->name;
+    for (unsigned k = 0; k <= 12; ++k)
+      if (name == "r" + std::to_string(k)) core_registers[k] = r->handle;
+    if (name == "sp") core_registers[13] = r->handle;
+    if (name == "lr") core_registers[14] = r->handle;
+    if (name == "xpsr") core_registers[15] = r->handle;
+  }
+  g_array_free(regs, TRUE);
+}
+
+void write_at_exit(qemu_plugin_id_t, void*) {
+  timing->finish();
+  FILE* f = std::fopen(engine->out_path.c_str(), "w");
+  if (f == nullptr) {
+    std::fprintf(stderr, "fathom QEMU engine: cannot write %s\n", engine->out_path.c_str());
+    return;
+  }
+  std::fprintf(f, "fathom-qemu-probes 2\n");
+  for (const auto& p : timing->probes())
+    std::fprintf(f, "probe %" PRIu64 " %" PRIu64 " %" PRIu32 "\n", p.instructions,
+                 p.console_bytes, p.cyccnt);
+  const auto& s = timing->stats();
+  std::fprintf(f, "stat model %s\n", timing->model().name().c_str());
+  std::fprintf(f, "stat blocks %" PRIu64 "\n", s.blocks);
+  std::fprintf(f, "stat translations %" PRIu64 "\n", s.translations);
+  std::fprintf(f, "stat memoized %" PRIu64 "\n", s.memoized);
+  std::fprintf(f, "stat early_exits %" PRIu64 "\n", s.early_exits);
+  std::fprintf(f, "stat unplaced %" PRIu64 "\n", s.unplaced + register_failures);
+  std::fprintf(f, "total %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", timing->instructions(),
+               timing->console_bytes(), timing->cycles());
+  std::fclose(f);
+}
+
+bool parse_u32(std::string_view text, uint32_t& out) {
+  const std::string s(text);
+  char* end = nullptr;
+  const unsigned long long v = std::strtoull(s.c_str(), &end, 0);
+  if (s.empty() || *end != '\0' || v > UINT32_MAX) return false;
+  out = static_cast<uint32_t>(v);
+  return true;
+}
+
+bool parse_flag(std::string_view text, bool& out) {
+  if (text != "0" && text != "1") return false;
+  out = text == "1";
+  return true;
+}
+
+// "KIND:ORIGIN:LENGTH:WAIT_STATES"
+bool parse_region(std::string_view text, fathom::model::MemoryRegion& r) {
+  std::vector<std::string_view> parts;
+  for (size_t pos = 0;;) {
+    const size_t colon = text.find(':', pos);
+    parts.push_back(text.substr(pos, colon == std::string_view::npos ? colon : colon - pos));
+    if (colon == std::string_view::npos) break;
+    pos = colon + 1;
+  }
+  if (parts.size() != 4 || (parts[0] != "flash" && parts[0] != "ram")) return false;
+  r.name = std::string(parts[0]);
+  r.kind = parts[0] == "flash" ? fathom::model::MemoryKind::kFlash : fathom::model::MemoryKind::kRam;
+  return parse_u32(parts[1], r.origin) && parse_u32(parts[2], r.length_bytes) &&
+         parse_u32(parts[3], r.wait_states);
+}
+
+}  // namespace
+
+extern "C" {
+
+QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
+
+QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t*, int argc,
+                                           char** argv) {
+  engine = new Engine;
+  fathom::model::Board board;
+  board.name = "qemu-engine";
+  uint32_t console = 0, vtor = 0;
+  bool have_console = false;
+  for (int i = 0; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    const size_t eq = arg.find('=');
+    const std::string_view key = arg.substr(0, eq);
+    const std::string_view value = eq == std::string_view::npos ? "" : arg.substr(eq + 1);
+    bool ok = eq != std::string_view::npos;
+    if (!ok) {
+    } else if (key == "out") {
+      engine->out_path = std::string(value);
+    } else if (key == "console") {
+      ok = have_console = parse_u32(value, console);
+    } else if (key == "vtor") {
+      ok = parse_u32(value, vtor);
+    } else if (key == "core") {
+      board.core = std::string(value);
+    } else if (key == "prefetch") {
+      ok = parse_flag(value, board.prefetch);
+    } else if (key == "icache") {
+      ok = parse_flag(value, board.icache);
+    } else if (key == "refinements") {
+      ok = parse_flag(value, board.timing_refinements);
+    } else if (key == "multiplier") {
+      ok = value == "fast" || value == "small";
+      board.multiplier = value == "small" ? fathom::model::Multiplier::kSmall
+                                          : fathom::model::Multiplier::kFast;
+    } else if (key == "region") {
+      fathom::model::MemoryRegion r;
+      ok = parse_region(value, r);
+      board.memory.push_back(r);
+    } else {
+      ok = false;
+    }
+    if (!ok) {
+      std::fprintf(stderr, "fathom QEMU engine: unknown or bad argument '%s'\n", argv[i]);
+      return -1;
+    }
+  }
+  if (engine->out_path.empty() || !have_console || board.core.empty()) {
+    std::fprintf(stderr, "fathom QEMU engine: needs out=FILE, console=ADDRESS and core=NAME\n");
+    return -1;
+  }
+  auto model = fathom::sim::timing::make_timing_model(board);
+  if (!model) {
+    std::fprintf(stderr, "fathom QEMU engine: %s\n", model.error().message.c_str());
+    return -1;
+  }
+  engine->timing = std::make_unique<TcgTiming>(std::move(*model), console, vtor);
+  timing = engine->timing.get();
+  register_buffer = g_byte_array_new();
+  score = qemu_plugin_scoreboard_new(sizeof(uint64_t));
+  qemu_plugin_register_vcpu_init_cb(id, on_vcpu_init);
+  qemu_plugin_register_vcpu_tb_trans_cb(id, on_translate);
+  qemu_plugin_register_atexit_cb(id, write_at_exit, nullptr);
+  return 0;
+}
+
+}  // extern "C"
