@@ -31,7 +31,7 @@ void expect_error(const std::string& text, const std::string& fragment) {
 
 TEST(QemuProbeFile, RejectsDamagedFiles) {
   expect_error("", "empty");
-  expect_error("fathom-qemu-probes 2\ntotal 1 1\n", "header");
+  expect_error("fathom-qemu-probes 3\ntotal 1 1\n", "header");
   expect_error("fathom-qemu-probes 1\nprobe 10 0\n", "no total line");
   expect_error("fathom-qemu-probes 1\nprobe 10\ntotal 20 0\n", "line 2");
   expect_error("fathom-qemu-probes 1\nprobe 10 x\ntotal 20 0\n", "line 2");
@@ -43,6 +43,31 @@ TEST(QemuProbeFile, RejectsDamagedFiles) {
   expect_error("fathom-qemu-probes 1\nerror out of memory for probes\ntotal 1 1\n",
                "plugin reported an error");
   expect_error("fathom-qemu-probes 1\nprobe 1 2 3\ntotal 1 2\n", "line 2");
+  expect_error("fathom-qemu-probes 1\nstat blocks 3\ntotal 1 2\n", "line 2");
+  // Version 2 (the engine) has three numbers per probe and total.
+  expect_error("fathom-qemu-probes 2\nprobe 1 2\ntotal 1 2 3\n", "line 2");
+  expect_error("fathom-qemu-probes 2\nprobe 1 2 3\ntotal 1 2\n", "line 3");
+  expect_error("fathom-qemu-probes 2\nprobe 1 2 4294967296\ntotal 1 2 3\n", "32 bits");
+  expect_error("fathom-qemu-probes 2\nstat blocks\ntotal 1 2 3\n", "stat <name> <value>");
+}
+
+TEST(QemuProbeFile, VersionTwoCarriesCycles) {
+  auto p = parse_qemu_probes("fathom-qemu-probes 2\nprobe 10 0 2827\nprobe 11 0 2829\n"
+                             "stat model cortex-m33/2 ws=0\nstat unplaced 0\n"
+                             "total 12345 400 99999\n");
+  ASSERT_TRUE(p) << p.error().message;
+  ASSERT_EQ(p->probes.size(), 2u);
+  EXPECT_EQ(p->probes[1].instructions, 11u);
+  EXPECT_EQ(p->probes[1].cyccnt, 2829u);
+  EXPECT_EQ(p->total_cycles, 99999u);
+  ASSERT_EQ(p->stats.size(), 2u);
+  EXPECT_EQ(p->stats[0].first, "model");
+  EXPECT_EQ(p->stats[0].second, "cortex-m33/2 ws=0");
+  // Version 1 has no cycles.
+  auto v1 = parse_qemu_probes("fathom-qemu-probes 1\nprobe 10 0\ntotal 12 0\n");
+  ASSERT_TRUE(v1);
+  EXPECT_FALSE(v1->probes[0].cyccnt);
+  EXPECT_FALSE(v1->total_cycles);
 }
 
 }  // namespace
