@@ -1,0 +1,238 @@
+// sim::TcgTiming, the QEMU engine's charging rules, against the timing model driven one
+// instruction at a time in execution order (what sim::Machine's per-instruction mode does).
+#include "sim/tcg_timing.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "fixture_board.h"
+#include "sim/instruction_decoder.h"
+#include "sim/it_block.h"
+#include "sim/system_control.h"
+#include "sim/timing/skipped_instruction.h"
+
+namespace fathom::sim {
+namespace {
+
+using Bytes = std::vector<uint8_t>;
+
+struct Code {
+  uint32_t address;
+  Bytes bytes;
+};
+
+// Thumb encodings (little-endian halfwords).
+const Bytes kMovsR0_1 = {0x01, 0x20};     // movs r0, #1
+const Bytes kAddsR1R1R0 = {0x09, 0x18};   // adds r1, r1, r0
+const Bytes kLdrR2R3 = {0x1A, 0x68};      // ldr r2, [r3]
+const Bytes kStrR2R3_4 = {0x5A, 0x60};    // str r2, [r3, #4]
+const Bytes kCmpR0_0 = {0x00, 0x28};      // cmp r0, #0
+const Bytes kItEq = {0x08, 0xBF};         // it eq
+const Bytes kLdrR1R3 = {0x19, 0x68};      // ldr(eq) r1, [r3]
+const Bytes kUdivR0R1R2 = {0xB1, 0xFB, 0xF2, 0xF0};  // udiv r0, r1, r2
+const Bytes kBSelf = {0xFE, 0xE7};        // b .
+
+std::unique_ptr<timing::CoreTimingModel> model() {
+  auto m = timing::make_timing_model(testing::fixture_board());
+  EXPECT_TRUE(m);
+  return std::move(*m);
+}
+
+// `code` laid out from `start`, contiguous.
+std::vector<Code> layout(uint32_t start, const std::vector<Bytes>& instructions) {
+  std::vector<Code> out;
+  for (const auto& b : instructions) {
+    out.push_back({start, b});
+    start += static_cast<uint32_t>(b.size());
+  }
+  return out;
+}
+
+TcgTiming::Block* translate(TcgTiming& t, const std::vector<Code>& code) {
+  std::vector<TcgTiming::TranslatedInstruction> insns;
+  for (const auto& c : code) insns.push_back({c.address, c.bytes});
+  return t.translate(insns);
+}
+
+// The reference: each executed instruction charged in order, with where it went next;
+// `executed[i]` false for one that failed its IT condition, `operands` for a divide.
+struct Reference {
+  std::unique_ptr<timing::CoreTimingModel> m = model();
+  InstructionDecoder decoder;
+  uint64_t cycles = 0;
+  uint64_t instructions = 0;
+  void run(const std::vector<Code>& trace, const std::vector<uint32_t>& next,
+           const std::vector<bool>& executed = {},
+           const std::vector<std::array<uint32_t, 2>>& operands = {}) {
+    for (size_t i = 0; i < trace.size(); ++i) {
+      const Instruction insn = decoder.decode(trace[i].address, trace[i].bytes);
+      const bool ran = executed.empty() || executed[i];
+      if (!operands.empty()) m->set_operand_values(operands[i][0], operands[i][1]);
+      cycles += m->cycles(timing::charged_instruction(insn, ran, *m), trace[i].address, next[i]);
+      ++instructions;
+    }
+  }
+};
+
+TEST(TcgTiming, ChargesBlocksAsTheModelChargesInstructionsInOrder) {
+  TcgTiming t(model(), 0x40000000u, 0);
+  const auto a = layout(0x100, {kMovsR0_1, kAddsR1R1R0, kLdrR2R3, kBSelf});
+  const auto b = layout(0x200, {kAddsR1R1R0, kStrR2R3_4, kBSelf});
+  TcgTiming::Block* ba = translate(t, a);
+  TcgTiming::Block* bb = translate(t, b);
+  // a, a (its branch taken back to itself), b, a, end.
+  t.enter(ba, false);
+  t.enter(ba, true);
+  t.enter(bb, true);
+  t.enter(ba, true);
+  t.finish();
+
+  Reference r;
+  r.run(a, {0x102, 0x104, 0x106, 0x100});
+  r.run(a, {0x102, 0x104, 0x106, 0x200});
+  r.run(b, {0x202, 0x204, 0x100});
+  r.run(a, {0x102, 0x104, 0x106, 0x108});
+  EXPECT_EQ(t.instructions(), r.instructions);
+  EXPECT_EQ(t.cycles(), r.cycles);
+  EXPECT_EQ(t.stats().unplaced, 0u);
+}
+
+TEST(TcgTiming, MemoizedBlocksCostWhatChargingThemCosts) {
+  TcgTiming t(model(), 0x40000000u, 0);
+  const auto a = layout(0x100, {kMovsR0_1, kLdrR2R3, kAddsR1R1R0, kBSelf});
+  TcgTiming::Block* ba = translate(t, a);
+  Reference r;
+  t.enter(ba, false);
+  for (int k = 0; k < 50; ++k) {
+    t.enter(ba, true);
+    r.run(a, {0x102, 0x104, 0x106, 0x100});
+  }
+  t.finish();
+  r.run(a, {0x102, 0x104, 0x106, 0x108});
+  EXPECT_GT(t.stats().memoized, 0u);
+  EXPECT_EQ(t.cycles(), r.cycles);
+  // The same code translated again (a cache flush) is the same block, memo included.
+  EXPECT_EQ(translate(t, a), ba);
+}
+
+TEST(TcgTiming, ABlockLeftEarlyIsChargedUpToWhereExecutionWentOn) {
+  // QEMU 10 aborts a block at an MMIO access that is not its last instruction, runs the
+  // access alone, and goes on with a new block after it: the abandoned rest is never charged.
+  TcgTiming t(model(), 0x40000000u, 0);
+  const auto a = layout(0x100, {kMovsR0_1, kLdrR2R3, kAddsR1R1R0, kAddsR1R1R0, kBSelf});
+  const auto rest = layout(0x104, {kAddsR1R1R0, kAddsR1R1R0, kBSelf});
+  TcgTiming::Block* ba = translate(t, a);
+  TcgTiming::Block* one_off = translate(t, layout(0x102, {kLdrR2R3}));
+  TcgTiming::Block* br = translate(t, rest);
+  EXPECT_TRUE(one_off->kinds[0] & TcgTiming::Block::kMemory);
+  EXPECT_TRUE(ba->kinds[0] == 0 && ba->kinds[1] == 0);  // only the last and one-off ones
+  t.enter(ba, false);
+  t.memory(one_off, 0, 0x40000000u, true, 'x');  // the console store, from the one-off block
+  t.enter(br, false);                            // a's last instruction never started
+  t.finish();
+  Reference r;
+  r.run(layout(0x100, {kMovsR0_1, kLdrR2R3}), {0x102, 0x104});
+  r.run(rest, {0x106, 0x108, 0x10a});
+  EXPECT_EQ(t.instructions(), 5u);
+  EXPECT_EQ(t.cycles(), r.cycles);
+  EXPECT_EQ(t.console_bytes(), 1u);
+  EXPECT_EQ(t.stats().early_exits, 1u);
+  EXPECT_EQ(t.stats().unplaced, 0u);
+}
+
+TEST(TcgTiming, ACycleCounterReadReturnsTheCountBeforeTheReadingInstruction) {
+  TcgTiming t(model(), 0x40000000u, 0);
+  const auto a = layout(0x100, {kMovsR0_1, kAddsR1R1R0, kLdrR2R3, kAddsR1R1R0, kBSelf});
+  TcgTiming::Block* ba = translate(t, a);
+  TcgTiming::Block* one_off = translate(t, layout(0x104, {kLdrR2R3}));
+  TcgTiming::Block* rest = translate(t, layout(0x106, {kAddsR1R1R0, kBSelf}));
+  t.enter(ba, false);
+  // The counter does not run until DEMCR.TRCENA and DWT_CTRL.CYCCNTENA are set.
+  t.memory(one_off, 0, SystemControl::kCycleCounterAddress, false, 0);
+  t.memory(one_off, 0, 0xE000EDFCu, true, 1u << 24);
+  t.memory(one_off, 0, 0xE0001000u, true, 1u);
+  t.memory(one_off, 0, SystemControl::kCycleCounterAddress, false, 0);
+  t.enter(rest, false);
+  t.finish();
+  ASSERT_EQ(t.probes().size(), 2u);
+  EXPECT_EQ(t.probes()[0].cyccnt, 0u);
+  EXPECT_EQ(t.probes()[1].cyccnt, 0u);  // started at that very instruction
+  EXPECT_EQ(t.probes()[1].instructions, 2u);
+
+  // Enabled earlier (in a block before), a read sees every cycle charged since.
+  TcgTiming u(model(), 0x40000000u, 0);
+  const auto init = layout(0x80, {kStrR2R3_4, kBSelf});
+  TcgTiming::Block* ui = translate(u, init);
+  TcgTiming::Block* ua = translate(u, a);
+  TcgTiming::Block* uo = translate(u, layout(0x104, {kLdrR2R3}));
+  u.enter(ui, false);
+  u.memory(ui, 0, 0xE000EDFCu, true, 1u << 24);
+  u.memory(ui, 0, 0xE0001000u, true, 1u);  // before the store's own cycles
+  u.enter(ua, true);
+  u.memory(uo, 0, SystemControl::kCycleCounterAddress, false, 0);
+  Reference r;
+  r.run(init, {0x82, 0x100});
+  r.run(layout(0x100, {kMovsR0_1, kAddsR1R1R0}), {0x102, 0x104});
+  ASSERT_EQ(u.probes().size(), 1u);
+  EXPECT_EQ(u.probes()[0].cyccnt, r.cycles);
+  EXPECT_EQ(u.probes()[0].instructions, 4u);
+  EXPECT_EQ(u.stats().unplaced, 0u);
+}
+
+TEST(TcgTiming, AStartOutsideTheAbandonedBlockIsUnplaced) {
+  TcgTiming t(model(), 0x40000000u, 0);
+  TcgTiming::Block* a = translate(t, layout(0x100, {kMovsR0_1, kAddsR1R1R0, kBSelf}));
+  TcgTiming::Block* b = translate(t, layout(0x300, {kMovsR0_1, kBSelf}));
+  t.enter(a, false);
+  t.enter(b, false);  // neither a's last instruction ran nor is b inside a
+  EXPECT_EQ(t.stats().unplaced, 1u);
+}
+
+TEST(TcgTiming, ItConditionsComeFromTheFlagsAtTheIt) {
+  // cmp r0, #0; it eq; ldreq r1, [r3]; adds; b .  — with Z clear the load is skipped.
+  const auto a = layout(0x100, {kCmpR0_0, kItEq, kLdrR1R3, kAddsR1R1R0, kBSelf});
+  std::vector<uint64_t> totals;
+  for (const bool z : {false, true}) {
+    TcgTiming t(model(), 0x40000000u, 0);
+    TcgTiming::Block* ba = translate(t, a);
+    EXPECT_TRUE(ba->kinds[1] & TcgTiming::Block::kFlags);
+    EXPECT_FALSE(ba->memoizable);
+    t.enter(ba, false);
+    t.flags(ba, 1, z ? 1u << 30 : 0u);
+    t.finish();
+    Reference r;
+    r.run(a, {0x102, 0x104, 0x106, 0x108, 0x10a}, {true, true, z, true, true});
+    EXPECT_EQ(t.cycles(), r.cycles) << "Z=" << z;
+    EXPECT_EQ(t.stats().unplaced, 0u);
+    totals.push_back(t.cycles());
+  }
+  EXPECT_NE(totals[0], totals[1]);  // the condition changes the cost: the test can tell
+}
+
+TEST(TcgTiming, DivideCostsFollowTheOperandsReadBeforeIt) {
+  const auto a = layout(0x100, {kMovsR0_1, kUdivR0R1R2, kBSelf});
+  std::vector<uint64_t> totals;
+  for (const std::array<uint32_t, 2> v : {std::array<uint32_t, 2>{7, 3},
+                                          std::array<uint32_t, 2>{0xFFFFFFFFu, 1}}) {
+    TcgTiming t(model(), 0x40000000u, 0);
+    TcgTiming::Block* ba = translate(t, a);
+    EXPECT_TRUE(ba->kinds[1] & TcgTiming::Block::kOperands);
+    t.enter(ba, false);
+    t.operands(ba, 1, v[0], v[1]);
+    t.finish();
+    Reference r;
+    r.run(a, {0x102, 0x106, 0x108}, {}, {{0, 0}, v, {0, 0}});
+    EXPECT_EQ(t.cycles(), r.cycles);
+    totals.push_back(t.cycles());
+  }
+  EXPECT_NE(totals[0], totals[1]);
+  // Without the values (a callback that did not run) the figure is flagged, not guessed.
+  TcgTiming t(model(), 0x40000000u, 0);
+  t.enter(translate(t, a), false);
+  t.finish();
+  EXPECT_EQ(t.stats().unplaced, 1u);
+}
+
+}  // namespace
+}  // namespace fathom::sim
