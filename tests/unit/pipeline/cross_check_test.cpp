@@ -38,6 +38,31 @@ TEST(CrossCheck, KatVerdictsAndMissingOperationsAreDifferences) {
   EXPECT_EQ(c.operations_compared, 0u);
 }
 
+TEST(CrossCheck, CyclesAreComparedWhenBothTargetsMeasuredThem) {
+  auto with_cycles = [](std::vector<uint64_t> instructions, std::vector<uint64_t> cycles) {
+    model::OperationResult r = op("a", std::move(instructions));
+    r.cycle_samples = std::move(cycles);
+    return r;
+  };
+  const auto equal = cross_check({with_cycles({10}, {30})}, "qemu", {with_cycles({10}, {30})},
+                                 "sim");
+  EXPECT_TRUE(equal.differences.empty());
+  EXPECT_EQ(equal.cycle_operations_compared, 1u);
+  const auto differ = cross_check({with_cycles({10, 10}, {30, 31})}, "qemu",
+                                  {with_cycles({10, 10}, {30, 33})}, "sim");
+  ASSERT_EQ(differ.differences.size(), 1u);
+  EXPECT_EQ(differ.differences[0], "a: run 1: 31 cycles on qemu, 33 on sim (+2)");
+  // Instructions and cycles both differ: both are named.
+  const auto both = cross_check({with_cycles({10}, {30})}, "qemu", {with_cycles({11}, {32})},
+                                "sim");
+  EXPECT_EQ(both.differences.size(), 2u);
+  // One side without cycles (QEMU 7.2 counts instructions only): instructions alone.
+  const auto one = cross_check({op("a", {10})}, "qemu", {with_cycles({10}, {30})}, "sim");
+  EXPECT_TRUE(one.differences.empty());
+  EXPECT_EQ(one.cycle_operations_compared, 0u);
+  EXPECT_EQ(one.operations_compared, 1u);
+}
+
 TEST(CrossCheck, ADifferentNumberOfRunsIsADifference) {
   const auto c = cross_check({op("a", {5, 5})}, "qemu", {op("a", {5})}, "sim");
   ASSERT_EQ(c.differences.size(), 1u);

@@ -128,3 +128,32 @@ TEST(ProtocolStreamDecoderWithoutCycles, NoCalReadsMeansNoInstructionCounts) {
 
 }  // namespace
 }  // namespace fathom::protocol
+
+namespace fathom::protocol {
+namespace {
+
+TEST(ProtocolStreamDecoderWithoutCycles, ProbesWithCounterValuesGiveCycles) {
+  // The QEMU engine: the guest read 0, the plugin recorded what CYCCNT would have returned.
+  const StreamBuilder b = zero_counter_stream();
+  auto probes = probes_for(b, {1000, 1200, 1100});
+  for (auto& p : probes) p.cyccnt = static_cast<uint32_t>(2 * p.instructions + 5);
+  const DecodedStream s = decode_stream_without_cycles(b.str(), probes);
+  EXPECT_TRUE(s.errors.empty()) << all_errors(s);
+  ASSERT_EQ(s.operations.size(), 1u);
+  const auto& op = s.operations[0];
+  // Two cycles per instruction, the probe's own 3 instructions (6 cycles) taken off by CAL.
+  EXPECT_EQ(op.cycle_samples, (std::vector<uint64_t>{2000, 2400, 2200}));
+  EXPECT_EQ(op.instruction_samples, (std::vector<uint64_t>{1000, 1200, 1100}));
+  EXPECT_TRUE(op.has_timing());
+  ASSERT_TRUE(s.cal.has_value());
+  EXPECT_EQ(s.cal->second - s.cal->first, 6u);
+
+  // Values on only some probes: not a counter with cycles (nothing is made up).
+  probes[0].cyccnt.reset();
+  const DecodedStream partial = decode_stream_without_cycles(b.str(), probes);
+  EXPECT_TRUE(partial.operations[0].cycle_samples.empty());
+  EXPECT_EQ(partial.operations[0].instruction_samples, (std::vector<uint64_t>{1000, 1200, 1100}));
+}
+
+}  // namespace
+}  // namespace fathom::protocol
