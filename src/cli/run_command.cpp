@@ -152,6 +152,7 @@ void register_run_command(CLI::App& app, CommandState& state) {
       ->check(CLI::IsMember({"sim", "qemu", "serial"}));
   cmd->add_option("--cross-check", flags->cross_check,
                   "Also run every image on this target and compare instruction counts per run "
+                  "(and cycles, when both targets measure them), the firmware's memory figures "
                   "and KAT verdicts (e.g. --board qemu-mps2-an386 --cross-check sim); a "
                   "difference fails the run")
       ->check(CLI::IsMember({"sim", "qemu"}));

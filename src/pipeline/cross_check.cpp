@@ -71,6 +71,22 @@ model::CrossCheck cross_check(const std::vector<model::OperationResult>& first,
                : std::string();
     for (const std::string* detail : {&instructions, &cycle_detail})
       if (!detail->empty()) out.differences.push_back(fmt::format("{}: {}", a.operation, *detail));
+    // The firmware's own memory figures (its MEM record: painted stack, allocator counters)
+    // come from the same code on both targets.
+    const struct {
+      const char* what;
+      const std::optional<uint64_t> model::OperationResult::*field;
+    } memory[] = {{"peak stack bytes", &model::OperationResult::peak_stack_bytes},
+                  {"heap peak bytes", &model::OperationResult::heap_peak_bytes},
+                  {"allocations", &model::OperationResult::allocations},
+                  {"heap bytes at start", &model::OperationResult::heap_start_bytes}};
+    for (const auto& m : memory) {
+      const auto& x = a.*m.field;
+      const auto& y = b.*m.field;
+      if (x && y && *x != *y)
+        out.differences.push_back(fmt::format("{}: {} {} on {}, {} on {}", a.operation, *x,
+                                              m.what, first_target, *y, second_target));
+    }
   }
   for (const auto& b : second)
     if (std::none_of(first.begin(), first.end(),

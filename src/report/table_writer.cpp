@@ -80,11 +80,10 @@ void TableWriter::write(const model::RunResult& run, std::ostream& out) const {
                        c.operations_compared, c.operations_compared == 1 ? "" : "s",
                        c.differences.empty()
                            ? (c.cycle_operations_compared > 0
-                                  ? "cycles, instruction counts and KATs equal"
-                                  : "instruction counts and KATs equal")
-                                             : fmt::format("{} difference{}",
-                                                           c.differences.size(),
-                                                           c.differences.size() == 1 ? "" : "s"))
+                                  ? "cycles, instruction counts, memory figures and KATs equal"
+                                  : "instruction counts, memory figures and KATs equal")
+                           : fmt::format("{} difference{}", c.differences.size(),
+                                         c.differences.size() == 1 ? "" : "s"))
         << '\n';
     for (const auto& d : c.differences) out << "  " << d << '\n';
   }

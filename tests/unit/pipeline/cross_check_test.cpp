@@ -63,6 +63,19 @@ TEST(CrossCheck, CyclesAreComparedWhenBothTargetsMeasuredThem) {
   EXPECT_EQ(one.operations_compared, 1u);
 }
 
+TEST(CrossCheck, TheFirmwaresMemoryFiguresAreCompared) {
+  model::OperationResult a = op("a", {10});
+  model::OperationResult b = op("a", {10});
+  a.peak_stack_bytes = 872;
+  b.peak_stack_bytes = 872;
+  a.heap_peak_bytes = 1056;
+  b.heap_peak_bytes = 1064;
+  a.allocations = 2;  // the other side did not report it: nothing to compare
+  const auto c = cross_check({a}, "qemu", {b}, "sim");
+  ASSERT_EQ(c.differences.size(), 1u);
+  EXPECT_EQ(c.differences[0], "a: 1056 heap peak bytes on qemu, 1064 on sim");
+}
+
 TEST(CrossCheck, ADifferentNumberOfRunsIsADifference) {
   const auto c = cross_check({op("a", {5, 5})}, "qemu", {op("a", {5})}, "sim");
   ASSERT_EQ(c.differences.size(), 1u);
