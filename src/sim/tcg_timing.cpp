@@ -64,8 +64,8 @@ TcgTiming::Block* TcgTiming::translate(std::span<const TranslatedInstruction> in
     const bool last = i + 1 == instructions.size();
     if ((instructions.size() == 1 || last) && insn.mem_span_bytes > 0 && insn.mem_base != 13)
       kind |= Block::kMemory;
-    b.memoizable &= (kind & (Block::kOperands | Block::kFlags)) == 0 &&
-                    !model_->cost_reads_operands(insn);
+    b.memoizable &= (kind & Block::kOperands) == 0 && !model_->cost_reads_operands(insn);
+    b.has_it |= (kind & Block::kFlags) != 0;
     b.kinds.push_back(kind);
     b.addresses.push_back(instructions[i].address);
     b.instructions.push_back(insn);
@@ -152,19 +152,50 @@ void TcgTiming::finish() {
   pending_ = nullptr;
 }
 
+std::optional<uint64_t> TcgTiming::it_pattern(const Block& b) const {
+  // The outcomes charge_one will see, from the flags read for this execution.
+  ItBlock walk = it_;
+  uint64_t pattern = 0;
+  int bits = 0;
+  for (size_t i = 0; i < b.instructions.size(); ++i) {
+    const std::array<uint32_t, 2>* value =
+        (b.kinds[i] & Block::kFlags) ? value_for(i) : nullptr;
+    if ((b.kinds[i] & Block::kFlags) && !value) return std::nullopt;
+    if (walk.active()) {
+      if (value) walk.set_flags((*value)[0]);
+      pattern = pattern << 1 | (walk.next_executes() ? 1u : 0u);
+      if (++bits > 63) return std::nullopt;
+    }
+    if (b.instructions[i].cls == InstrClass::kIt)
+      walk.start(b.instructions[i].it_firstcond_mask, (*value)[0]);
+  }
+  return pattern | uint64_t{1} << bits;  // the marker bit tells patterns of other lengths apart
+}
+
 void TcgTiming::charge_whole(Block& b, uint32_t next) {
-  const uint64_t key = model_->state_key(b.start) << 1 | (next != b.end ? 1u : 0u);
   const size_t n = b.instructions.size();
+  uint64_t pattern = 0;
+  if (b.has_it) {
+    const auto p = it_pattern(b);
+    if (!p) {
+      charge_to(n, next);
+      return;
+    }
+    pattern = *p;
+  }
+  const uint64_t key = model_->state_key(b.start) << 1 | (next != b.end ? 1u : 0u);
   for (size_t k = 0; k < b.memo_count; ++k) {
     const Block::Memo& m = b.memo[k];
-    if (m.key != key) continue;
+    if (m.key != key || m.pattern != pattern) continue;
     ++stats_.memoized;
     cycles_ += m.cycles;
     instructions_ += n;
     model_->set_state(m.exit);
+    it_ = m.it_exit;
     charged_ = n;
     return;
   }
+  ++stats_.memo_misses;
   const uint64_t before = cycles_;
   charge_to(n, next);
   size_t slot = b.memo_count;
@@ -174,7 +205,7 @@ void TcgTiming::charge_whole(Block& b, uint32_t next) {
     slot = b.memo_next;
     b.memo_next = static_cast<uint8_t>((b.memo_next + 1) % Block::kMemoEntries);
   }
-  b.memo[slot] = {key, cycles_ - before, model_->state()};
+  b.memo[slot] = {key, pattern, cycles_ - before, model_->state(), it_};
 }
 
 void TcgTiming::charge_to(size_t end, uint32_t next_after) {
@@ -202,6 +233,7 @@ void TcgTiming::charge_one(size_t i, uint32_t next) {
   cycles_ += model_->cycles(timing::charged_instruction(insn, executed, *model_), b.addresses[i],
                             next);
   ++instructions_;
+  ++stats_.charged;
 }
 
 }  // namespace fathom::sim

@@ -59,11 +59,17 @@ class TcgTiming {
     std::vector<uint32_t> addresses;
     std::vector<uint8_t> kinds;
     std::vector<uint8_t> bytes;  // the instructions' bytes, in order
-    bool memoizable = false;  // nothing in it reads operands or flags
+    // Charged whole from a memo when entered from an equal timing state (CoreTimingModel::
+    // state_key, and whether its last instruction branched), with the same IT outcomes:
+    // nothing in it has a cost that reads operand values.
+    bool memoizable = false;
+    bool has_it = false;  // an instruction reads the flags (kFlags)
     struct Memo {
       uint64_t key = 0;
+      uint64_t pattern = 0;  // IT outcomes, one bit per conditional instruction, in order
       uint64_t cycles = 0;
       timing::CoreTimingModel::State exit;
+      ItBlock it_exit;       // an IT block that goes on past the block's end
     };
     static constexpr size_t kMemoEntries = 4;
     std::array<Memo, kMemoEntries> memo{};
@@ -81,6 +87,8 @@ class TcgTiming {
     uint64_t blocks = 0;          // enter() calls
     uint64_t translations = 0;    // translate() calls
     uint64_t memoized = 0;        // blocks charged from their memo
+    uint64_t charged = 0;         // instructions charged one by one (not from a memo)
+    uint64_t memo_misses = 0;     // memoizable blocks charged whole without a matching entry
     uint64_t early_exits = 0;     // blocks left before their last instruction, placed exactly
     uint64_t unplaced = 0;        // events that could not be placed: the figures are inexact
   };
@@ -114,6 +122,9 @@ class TcgTiming {
   // `next_after` when `end` is the block's size.
   void charge_to(size_t end, uint32_t next_after);
   void charge_whole(Block& block, uint32_t next);
+  // The IT outcomes of the pending block's instructions (with a marker bit above them), or
+  // nullopt when a flag value is missing or there are too many to key a memo entry.
+  std::optional<uint64_t> it_pattern(const Block& block) const;
   void charge_one(size_t index, uint32_t next);
   // Index in the pending block (at or after charged_) of the instruction at `address`.
   std::optional<size_t> pending_index(uint32_t address) const;

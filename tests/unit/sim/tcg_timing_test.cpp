@@ -197,7 +197,7 @@ TEST(TcgTiming, ItConditionsComeFromTheFlagsAtTheIt) {
     TcgTiming t(model(), 0x40000000u, 0);
     TcgTiming::Block* ba = translate(t, a);
     EXPECT_TRUE(ba->kinds[1] & TcgTiming::Block::kFlags);
-    EXPECT_FALSE(ba->memoizable);
+    EXPECT_TRUE(ba->memoizable && ba->has_it);
     t.enter(ba, false);
     t.flags(ba, 1, z ? 1u << 30 : 0u);
     t.finish();
@@ -208,6 +208,28 @@ TEST(TcgTiming, ItConditionsComeFromTheFlagsAtTheIt) {
     totals.push_back(t.cycles());
   }
   EXPECT_NE(totals[0], totals[1]);  // the condition changes the cost: the test can tell
+}
+
+TEST(TcgTiming, ItBlocksAreMemoizedPerConditionOutcome) {
+  // The same IT block, looping, with the condition alternating: each outcome has its own memo
+  // entry, and the total is what charging every instruction gives.
+  const auto a = layout(0x100, {kCmpR0_0, kItEq, kLdrR1R3, kAddsR1R1R0, kBSelf});
+  TcgTiming t(model(), 0x40000000u, 0);
+  TcgTiming::Block* ba = translate(t, a);
+  Reference r;
+  t.enter(ba, false);
+  for (int k = 0; k < 40; ++k) {
+    const bool z = k % 3 == 0;
+    t.flags(ba, 1, z ? 1u << 30 : 0u);
+    t.enter(ba, true);
+    r.run(a, {0x102, 0x104, 0x106, 0x108, 0x100}, {true, true, z, true, true});
+  }
+  t.flags(ba, 1, 0);
+  t.finish();
+  r.run(a, {0x102, 0x104, 0x106, 0x108, 0x10a}, {true, true, false, true, true});
+  EXPECT_EQ(t.cycles(), r.cycles);
+  EXPECT_GT(t.stats().memoized, 30u);
+  EXPECT_EQ(t.stats().unplaced, 0u);
 }
 
 TEST(TcgTiming, DivideCostsFollowTheOperandsReadBeforeIt) {
