@@ -36,9 +36,10 @@ demo: sources
 
 # The QEMU engine (docs/QEMU-ENGINE.md) is a plugin for QEMU 10, which Debian 12 does not ship:
 # built from the pinned trixie source once, then CMake finds its plugin header and builds the
-# engine. `make demo` does not need it.
+# engine. `make demo` does not need it. If QEMU 10 cannot be built here, everything else still
+# works and is tested; the engine's tests say they were skipped, and why.
 qemu10: sources
-	./scripts/build-qemu10.sh
+	./scripts/build-qemu10.sh || echo "make: QEMU 10 was not built (above); the QEMU engine and its tests are left out" >&2
 	cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=$(CMAKE_BUILD_TYPE)
 	ninja -C $(BUILD_DIR)
 
