@@ -29,6 +29,7 @@ struct BenchFlags {
   std::string suite;
   std::vector<std::string> configurations;
   std::vector<std::string> operations;
+  std::vector<std::string> boards;
   int64_t runs = -1;
   int64_t rounds = 3;
   bool skip_suite_wall = false;
@@ -51,6 +52,7 @@ struct Mode {
   target::SimSettings::Hooks hooks;
   bool run_observers;  // the memory watch and the primitive-share tracker, as `fathom run`
   bool profiled;       // the profiler's call tracker, as `fathom profile`
+  bool qemu_engine = false;  // not the simulator: QEMU 10 with the engine plugin (QEMU boards)
 };
 constexpr Mode kModes[] = {
     {"count only", target::SimSettings::Hooks::kBlockCountOnly, false, false},
@@ -58,13 +60,36 @@ constexpr Mode kModes[] = {
     {"model + run observers", target::SimSettings::Hooks::kBlock, true, false},
     {"model + profiler", target::SimSettings::Hooks::kBlock, false, true},
     {"per-instruction reference", target::SimSettings::Hooks::kPerInstruction, false, false},
+    {"QEMU engine: model", target::SimSettings::Hooks::kBlock, false, false, true},
 };
+constexpr size_t kEngine = std::size(kModes) - 1;
 constexpr size_t kModel = 1;
 
 // One pass of the suite in `mode`; per image the best (least) host time over the rounds so far
 // is kept in `best`, since host noise only ever adds time.
-void measure(const model::Suite& suite, pipeline::RunOptions options, const Mode& mode,
-             std::map<Key, Speed>& best) {
+// Returns the first image's error when no image ran (the QEMU engine on a board without
+// [qemu], or without QEMU 10 built).
+std::string measure(const model::Suite& suite, pipeline::RunOptions options, const Mode& mode,
+                    std::map<Key, Speed>& best) {
+  if (mode.qemu_engine) {
+    // The QEMU target with the engine, measured again (not from the result cache); its host
+    // time is the QEMU process's, start-up included.
+    options.target.kind = model::TargetKind::kQemu;
+    options.target.qemu_engine = true;
+    options.fresh = true;
+    const model::RunResult result = run_suite_or_throw(suite, options);
+    std::string error;
+    for (const auto& image : result.images) {
+      if (image.host_seconds <= 0 || !image.error.empty()) {
+        if (error.empty()) error = image.error;
+        continue;
+      }
+      auto [it, inserted] = best.try_emplace({image.configuration, image.board});
+      if (inserted || image.host_seconds < it->second.seconds)
+        it->second = {image.total_instructions, image.total_cycles, image.host_seconds};
+    }
+    return best.empty() ? error : std::string();
+  }
   options.target.kind = model::TargetKind::kSim;  // bench measures the simulator itself
   options.target.sim.hooks = mode.hooks;
   options.target.sim.memory_watch = mode.run_observers;
@@ -94,6 +119,7 @@ void measure(const model::Suite& suite, pipeline::RunOptions options, const Mode
     if (inserted || image.host_seconds < it->second.seconds)
       it->second = {image.total_instructions, image.total_cycles, image.host_seconds};
   }
+  return {};
 }
 
 // Wall time of a whole `fathom run` of the default suite with `jobs` workers, as a user runs
@@ -121,15 +147,23 @@ int bench(const BenchFlags& flags) {
   pipeline::RunOptions options;
   options.configurations = flags.configurations;
   options.operations = flags.operations;
+  options.boards = flags.boards;
   if (flags.runs > 0) options.runs = static_cast<uint32_t>(flags.runs);
 
   constexpr size_t kModeCount = std::size(kModes);
   std::array<std::map<Key, Speed>, kModeCount> best;
+  std::string engine_error;
   for (int64_t round = 0; round < flags.rounds; ++round)
-    for (size_t m = 0; m < kModeCount; ++m)
-      if (flags.modes.empty() || std::find(flags.modes.begin(), flags.modes.end(),
-                                           kModes[m].name) != flags.modes.end())
-        measure(suite, options, kModes[m], best[m]);
+    for (size_t m = 0; m < kModeCount; ++m) {
+      const bool asked = std::find(flags.modes.begin(), flags.modes.end(), kModes[m].name) !=
+                         flags.modes.end();
+      // The engine runs only QEMU boards' images: by default only when --board names some.
+      const bool by_default = !kModes[m].qemu_engine || !flags.boards.empty();
+      if (!(flags.modes.empty() ? by_default : asked)) continue;
+      if (kModes[m].qemu_engine && !engine_error.empty()) continue;  // it failed once
+      const std::string error = measure(suite, options, kModes[m], best[m]);
+      if (kModes[m].qemu_engine) engine_error = error;
+    }
 
   std::array<Speed, kModeCount> total;
   for (size_t m = 0; m < kModeCount; ++m)
@@ -147,13 +181,19 @@ int bench(const BenchFlags& flags) {
   auto ratio = [](const Speed& num, const Speed& den) {
     return den.seconds > 0 ? num.seconds / den.seconds : 0.0;
   };
-  for (size_t m = 0; m < kModeCount; ++m)
+  for (size_t m = 0; m < kModeCount; ++m) {
+    if (best[m].empty()) {
+      if (m == kEngine && !engine_error.empty())
+        fmt::print("{:<26} not run: {}\n", kModes[m].name, engine_error);
+      continue;
+    }
     fmt::print("{:<26} {:>14.1f} {:>14.1f} {:>15.2f}x {:>15.2f}x\n", kModes[m].name,
                total[m].instruction_rate(),
                kModes[m].hooks == target::SimSettings::Hooks::kBlockCountOnly
                    ? 0.0
                    : total[m].cycle_rate(),
                ratio(total[m], total[0]), ratio(total[m], total[kModel]));
+  }
   if (best[kModel].size() > 1) {
     fmt::print("\nper image, M instructions/s:\n{:<28} {:<10}", "configuration", "board");
     for (const Mode& mode : kModes) fmt::print(" {:>14.14}", mode.name);
@@ -170,6 +210,12 @@ int bench(const BenchFlags& flags) {
   fmt::print("\ncount only: one block hook counting instructions (no cycles); run observers: the "
              "memory watch and the primitive-share call tracker that every `fathom run` "
              "carries; profiler: the call tracker of `fathom profile`\n");
+  if (!best[kEngine].empty())
+    fmt::print("QEMU engine: the same images on QEMU 10 with fathom's engine plugin "
+               "(--qemu-engine model: the timing model, no observers); host time is the QEMU "
+               "process's, start-up included; its instruction totals differ a little from the "
+               "simulator's because the firmware prints CYCCNT values of 0 there "
+               "(docs/QEMU-ENGINE.md)\n");
   if (!flags.skip_suite_wall) {
     const double one = suite_wall_seconds(1);
     const double two = suite_wall_seconds(2);
@@ -194,6 +240,10 @@ void register_bench_command(CLI::App& app, CommandState& state) {
       ->expected(1, -1);
   cmd->add_option("--runs", flags->runs, "Timed runs per operation (default: the suite's)")
       ->check(CLI::Range(1, 100000));
+  cmd->add_option("--board", flags->boards,
+                  "Only these boards (repeatable); a QEMU board (qemu-mps2-an505) adds the QEMU "
+                  "engine's speed on the same images")
+      ->expected(1, -1);
   cmd->add_option("--rounds", flags->rounds, "Alternating rounds per mode (default 3)")
       ->check(CLI::Range(1, 100));
   std::vector<std::string> mode_names;
