@@ -351,7 +351,7 @@ class Decoder {
     auto t0 = number32(record, 0, "t0");
     auto t1 = number32(record, 1, "t1");
     if (!t0 || !t1) return;
-    counter_from_probes(*t0, *t1);
+    if (!counter_from_probes(record, *t0, *t1)) return;
     out_.cal.emplace(*t0, *t1);
     if (!probes_) return;
     const auto reads = probes_->pair(*t0, *t1, probe_cursor_, line_offset_);
@@ -373,12 +373,18 @@ class Decoder {
 
   // Positioned probes with counter values: the record's reads are the last two probes before
   // it, and their values replace the fields the guest wrote (0 on QEMU).
-  void counter_from_probes(uint32_t& t0, uint32_t& t1) const {
-    if (!probes_ || !probes_->positioned_cycles()) return;
+  // False (with an error) when the two reads are not there: the record's fields are the
+  // guest's 0s, which must not be taken for cycles.
+  bool counter_from_probes(const Record& record, uint32_t& t0, uint32_t& t1) {
+    if (!probes_ || !probes_->positioned_cycles()) return true;
     const auto reads = probes_->pair(t0, t1, probe_cursor_, line_offset_);
-    if (!reads) return;  // reported where the instruction counts are looked up
+    if (!reads) {
+      error(record, fmt::format("{} record ignored: {}", record.type, reads.error().message));
+      return false;
+    }
     t0 = probes_->cyccnt(reads->first);
     t1 = probes_->cyccnt(reads->second);
+    return true;
   }
 
   void on_kat(const Record& record) {
@@ -464,7 +470,7 @@ class Decoder {
     auto t0 = number32(record, 2, "t0");
     auto t1 = number32(record, 3, "t1");
     if (!run || !t0 || !t1) return;
-    counter_from_probes(*t0, *t1);
+    if (!counter_from_probes(record, *t0, *t1)) return;
     model::OperationResult* op = timed_operation(record);
     if (op == nullptr) return;
     OperationState& st = state_of(op);

@@ -62,7 +62,9 @@ TcgTiming::Block* TcgTiming::translate(std::span<const TranslatedInstruction> in
     }
     if (model_->uses_operand_values(insn)) kind |= Block::kOperands;
     const bool last = i + 1 == instructions.size();
-    if ((instructions.size() == 1 || last) && insn.mem_span_bytes > 0 && insn.mem_base != 13)
+    // A one-instruction block may be QEMU's one-off block for an MMIO access: always watched
+    // (it costs nothing there), whatever the decoder says about the instruction.
+    if (instructions.size() == 1 || (last && insn.mem_span_bytes > 0 && insn.mem_base != 13))
       kind |= Block::kMemory;
     b.memoizable &= (kind & Block::kOperands) == 0 && !model_->cost_reads_operands(insn);
     b.has_it |= (kind & Block::kFlags) != 0;
@@ -71,6 +73,14 @@ TcgTiming::Block* TcgTiming::translate(std::span<const TranslatedInstruction> in
     b.instructions.push_back(insn);
   }
   b.end = b.addresses.empty() ? start : b.addresses.back() + b.instructions.back().size_bytes;
+  for (const Instruction& insn : b.instructions) {
+    b.pointers.push_back(&insn);
+    // SP writes: PUSH/POP/LDM/STM with SP writeback, ADD/SUB SP (Capstone lists SP), and
+    // system instructions (MSR MSP), conservatively (as sim::Machine).
+    b.writes_sp |= (insn.regs_written & (1u << 13)) != 0 ||
+                   (insn.cls == InstrClass::kOther && !insn.nop);
+  }
+  b.id = next_block_id_++;
   same_start.push_back(std::move(block));
   return same_start.back().get();
 }
@@ -91,14 +101,19 @@ const std::array<uint32_t, 2>* TcgTiming::value_for(size_t index) const {
 
 void TcgTiming::enter(Block* block, bool previous_completed) {
   ++stats_.blocks;
+  if (observer_ && !sp_known_) {
+    block_sp_ = read_sp_();  // the reset SP, at the first instruction
+    sp_known_ = true;
+  }
   if (pending_) {
     if (previous_completed) {
       if (charged_ == 0 && memoize_ && pending_->memoizable && !it_.active())
         charge_whole(*pending_, block->start);
       else
         charge_to(pending_->addresses.size(), block->start);
-    } else if (auto index = pending_index(block->start); index && *index > 0) {
-      // Left early, and this block goes on where it stopped (an MMIO access restarted).
+    } else if (auto index = pending_index(block->start)) {
+      // Left early, and this block goes on where it stopped (an MMIO access restarted; at
+      // index 0 nothing of it ran).
       ++stats_.early_exits;
       charge_to(*index, block->start);
     } else {
@@ -148,6 +163,7 @@ void TcgTiming::memory(const Block* block, size_t index, uint32_t address, bool 
 }
 
 void TcgTiming::finish() {
+  finishing_ = true;  // registers cannot be read any more
   if (pending_) charge_to(pending_->addresses.size(), pending_->end);
   pending_ = nullptr;
 }
@@ -169,6 +185,9 @@ std::optional<uint64_t> TcgTiming::it_pattern(const Block& b) const {
     if (b.instructions[i].cls == InstrClass::kIt)
       walk.start(b.instructions[i].it_firstcond_mask, (*value)[0]);
   }
+  // An IT block that goes on into the next block leaves flags the pattern does not pin down
+  // (a block ending with the IT itself, at a page boundary): no memo for it.
+  if (walk.active()) return std::nullopt;
   return pattern | uint64_t{1} << bits;  // the marker bit tells patterns of other lengths apart
 }
 
@@ -187,17 +206,37 @@ void TcgTiming::charge_whole(Block& b, uint32_t next) {
   for (size_t k = 0; k < b.memo_count; ++k) {
     const Block::Memo& m = b.memo[k];
     if (m.key != key || m.pattern != pattern) continue;
+    if (observer_ && m.instruction_cycles.size() != n) continue;
     ++stats_.memoized;
     cycles_ += m.cycles;
     instructions_ += n;
     model_->set_state(m.exit);
-    it_ = m.it_exit;
     charged_ = n;
+    if (observer_) {
+      // The same outcomes as when the entry was made: replay them to the observer.
+      ItBlock walk = it_;
+      for (size_t i = 0; i < n; ++i) {
+        bool executed = true;
+        if (walk.active()) {
+          if (b.kinds[i] & Block::kFlags) walk.set_flags((*value_for(i))[0]);
+          executed = walk.next_executes();
+        }
+        if (b.instructions[i].cls == InstrClass::kIt)
+          walk.start(b.instructions[i].it_firstcond_mask, (*value_for(i))[0]);
+        observe(i, i + 1 < n ? b.addresses[i + 1] : next, m.instruction_cycles[i], executed);
+      }
+      flush_run(n, next);
+      update_block_sp(b);
+    }
+    it_ = m.it_exit;
     return;
   }
   ++stats_.memo_misses;
   const uint64_t before = cycles_;
+  recorded_cycles_.clear();
+  recording_ = observer_ != nullptr;
   charge_to(n, next);
+  recording_ = false;
   size_t slot = b.memo_count;
   if (b.memo_count < Block::kMemoEntries) {
     ++b.memo_count;
@@ -205,15 +244,20 @@ void TcgTiming::charge_whole(Block& b, uint32_t next) {
     slot = b.memo_next;
     b.memo_next = static_cast<uint8_t>((b.memo_next + 1) % Block::kMemoEntries);
   }
-  b.memo[slot] = {key, pattern, cycles_ - before, model_->state(), it_};
+  b.memo[slot] = {key, pattern, cycles_ - before, model_->state(), it_, recorded_cycles_};
 }
 
 void TcgTiming::charge_to(size_t end, uint32_t next_after) {
   const size_t n = pending_->addresses.size();
   end = std::min(end, n);
+  if (end <= charged_) return;
   for (size_t i = charged_; i < end; ++i)
     charge_one(i, i + 1 < n ? pending_->addresses[i + 1] : next_after);
-  charged_ = std::max(charged_, end);
+  charged_ = end;
+  if (observer_) {
+    flush_run(end, end < n ? pending_->addresses[end] : next_after);
+    if (end == n) update_block_sp(*pending_);
+  }
 }
 
 void TcgTiming::charge_one(size_t i, uint32_t next) {
@@ -224,16 +268,67 @@ void TcgTiming::charge_one(size_t i, uint32_t next) {
   if (kind && !value && (kind & (Block::kFlags | Block::kOperands))) ++stats_.unplaced;
   bool executed = true;
   if (it_.active()) {
-    if ((kind & Block::kFlags) && value) it_.set_flags((*value)[0]);
+    if ((kind & Block::kFlags) && value) {
+      it_.set_flags((*value)[0]);
+    } else if (flags_changed_in_it_) {
+      // The flags changed inside the IT block in an earlier translation block, and nothing
+      // read them here: the condition is decided from stale flags.
+      ++stats_.unplaced;
+    }
     executed = it_.next_executes();
   }
   if (insn.cls == InstrClass::kIt) it_.start(insn.it_firstcond_mask, value ? (*value)[0] : 0);
+  flags_changed_in_it_ = it_.active() && executed && insn.sets_flags;
   if (executed && (kind & Block::kOperands) && value)
     model_->set_operand_values((*value)[0], (*value)[1]);
-  cycles_ += model_->cycles(timing::charged_instruction(insn, executed, *model_), b.addresses[i],
-                            next);
+  const uint32_t c = model_->cycles(timing::charged_instruction(insn, executed, *model_),
+                                    b.addresses[i], next);
+  cycles_ += c;
   ++instructions_;
   ++stats_.charged;
+  if (observer_) {
+    if (recording_) recorded_cycles_.push_back(c);
+    observe(i, next, c, executed);
+  }
+}
+
+void TcgTiming::set_observer(ExecutionObserver* observer, std::function<uint32_t()> read_sp) {
+  observer_ = observer;
+  read_sp_ = std::move(read_sp);
+}
+
+void TcgTiming::observe(size_t i, uint32_t next, uint32_t cycles, bool executed) {
+  if (executed) {
+    if (run_cycles_.empty()) run_first_ = i;
+    run_cycles_.push_back(cycles);
+    return;
+  }
+  // An IT-skipped instruction goes alone, between runs (as sim::Machine reports it).
+  flush_run(i, pending_->addresses[i]);
+  observer_->on_instruction(pending_->instructions[i], pending_->addresses[i], next, cycles,
+                            false, block_sp_);
+}
+
+void TcgTiming::flush_run(size_t end, uint32_t next) {
+  if (run_cycles_.empty()) return;
+  const Block& b = *pending_;
+  ExecutionObserver::InstructionRun run;
+  run.instructions = b.pointers.data() + run_first_;
+  run.addresses = b.addresses.data() + run_first_;
+  run.cycles = run_cycles_.data();
+  run.count = end - run_first_;
+  for (const uint32_t c : run_cycles_) run.total_cycles += c;
+  run.next = next;
+  run.sp = block_sp_;
+  run.block = b.id;
+  run.first = static_cast<uint32_t>(run_first_);
+  observer_->on_instructions(run);
+  run_cycles_.clear();
+}
+
+void TcgTiming::update_block_sp(const Block& b) {
+  // SP after a block that may write it; a block that does not leaves the SP it started with.
+  if (b.writes_sp && !finishing_) block_sp_ = read_sp_();
 }
 
 }  // namespace fathom::sim

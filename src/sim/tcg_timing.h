@@ -10,6 +10,10 @@
 //   per instruction which callbacks the plugin must register: operand values (divides, long
 //   multiplies), the flags (IT instructions, and conditional instructions that follow a
 //   flag-setting one inside an IT block), memory accesses (see `memory`).
+//   Flags are read again after a flag-setting instruction inside an IT block, so such code is
+//   charged exactly; sim::Machine's block mode decides every condition from the flags at the
+//   IT there and counts an inexact event (its per-instruction mode is exact), so the two can
+//   differ on such code, and the simulator says so.
 // - `enter`: a block starts executing. The previous block is charged now that its last
 //   instruction's successor is known. `previous_completed` says whether that block's last
 //   instruction started (an inline store on it). If it did not, QEMU left the block early: an
@@ -24,6 +28,7 @@
 //   so a CYCCNT read returns the model's count at the reading instruction, as on the simulator
 //   (sim::SystemControl); QEMU's guest reads 0, so the value goes to the host as a probe.
 #include <array>
+#include <functional>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -31,6 +36,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "sim/execution_observer.h"
 #include "sim/instruction.h"
 #include "sim/instruction_decoder.h"
 #include "sim/it_block.h"
@@ -55,7 +61,10 @@ class TcgTiming {
     };
     uint32_t start = 0;
     uint32_t end = 0;  // address after the last instruction
+    uint32_t id = 0;   // dense from 0 (ExecutionObserver::InstructionRun::block)
+    bool writes_sp = false;  // an instruction may write SP (then SP is read after the block)
     std::vector<Instruction> instructions;
+    std::vector<const Instruction*> pointers;  // into `instructions`, for observers
     std::vector<uint32_t> addresses;
     std::vector<uint8_t> kinds;
     std::vector<uint8_t> bytes;  // the instructions' bytes, in order
@@ -70,6 +79,7 @@ class TcgTiming {
       uint64_t cycles = 0;
       timing::CoreTimingModel::State exit;
       ItBlock it_exit;       // an IT block that goes on past the block's end
+      std::vector<uint32_t> instruction_cycles;  // kept only with an observer
     };
     static constexpr size_t kMemoEntries = 4;
     std::array<Memo, kMemoEntries> memo{};
@@ -96,6 +106,12 @@ class TcgTiming {
   // `console_address`: the console's DATA register. `vtor_reset`: the boot address (flash).
   TcgTiming(std::unique_ptr<timing::CoreTimingModel> model, uint32_t console_address,
             uint32_t vtor_reset);
+
+  // Reports every charged instruction to `observer` as sim::Machine's block mode does: runs of
+  // executed instructions, IT-skipped ones one at a time, each with the SP at its block's start
+  // as last known (`read_sp` is called when a block that may write SP has run, and once at the
+  // first block; it must read the CPU's SP then). Set before the first block.
+  void set_observer(ExecutionObserver* observer, std::function<uint32_t()> read_sp);
 
   // The block made of `instructions` (in address order, contiguous). Lives as long as this.
   Block* translate(std::span<const TranslatedInstruction> instructions);
@@ -128,7 +144,24 @@ class TcgTiming {
   void charge_one(size_t index, uint32_t next);
   // Index in the pending block (at or after charged_) of the instruction at `address`.
   std::optional<size_t> pending_index(uint32_t address) const;
+  // With an observer: instruction `index` of the pending block ran (or was IT-skipped),
+  // costing `cycles`, and continued at `next`.
+  void observe(size_t index, uint32_t next, uint32_t cycles, bool executed);
+  // Reports the current run, instructions [run_first_, end) of the pending block.
+  void flush_run(size_t end, uint32_t next);
+  void update_block_sp(const Block& block);
   const std::array<uint32_t, 2>* value_for(size_t index) const;
+
+  ExecutionObserver* observer_ = nullptr;
+  std::function<uint32_t()> read_sp_;
+  uint32_t block_sp_ = 0;
+  bool sp_known_ = false;
+  std::vector<uint32_t> run_cycles_;  // the current run's, for report_run
+  size_t run_first_ = 0;              // its first instruction
+  uint32_t next_block_id_ = 0;
+  bool recording_ = false;                 // a memo entry is being made: keep the costs
+  std::vector<uint32_t> recorded_cycles_;
+  bool finishing_ = false;
 
   std::unique_ptr<timing::CoreTimingModel> model_;
   bool memoize_ = false;
@@ -142,6 +175,7 @@ class TcgTiming {
   // Values read for the pending block's instructions: (index, values).
   std::vector<std::pair<size_t, std::array<uint32_t, 2>>> values_;
   ItBlock it_;
+  bool flags_changed_in_it_ = false;  // the last instruction charged set flags inside an IT block
 
   uint64_t instructions_ = 0;
   uint64_t cycles_ = 0;

@@ -23,17 +23,21 @@ util::Result<std::unique_ptr<Target>> make_qemu_engine_target(const TargetSettin
           : (cache / "qemu10-10.0.13" / "build" / "qemu-system-arm").string();
   if (settings.qemu10_binary.empty() && !fs::is_regular_file(binary))
     return util::fail_usage(fmt::format(
-        "--engine qemu needs QEMU 10 with TCG plugins, which is not built ({} is missing): run "
+        "--qemu-engine model needs QEMU 10 with TCG plugins, which is not built ({} is missing): run "
         "scripts/build-qemu10.sh (about 6 to 10 minutes on 2 cores, once), then rebuild fathom",
         binary));
   std::error_code ec;
-  const fs::path plugin =
-      !settings.qemu_engine_plugin.empty()
-          ? settings.qemu_engine_plugin
-          : fs::read_symlink("/proc/self/exe", ec).parent_path() / "libfathom_qemu_engine.so";
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  if (settings.qemu_engine_plugin.empty() && (ec || self.empty()))
+    return util::fail(fmt::format("cannot find the fathom executable's directory (/proc/self/exe: "
+                                  "{}) to load the QEMU engine plugin",
+                                  ec.message()));
+  const fs::path plugin = !settings.qemu_engine_plugin.empty()
+                              ? settings.qemu_engine_plugin
+                              : self.parent_path() / "libfathom_qemu_engine.so";
   if (!fs::is_regular_file(plugin))
     return util::fail_usage(fmt::format(
-        "--engine qemu needs fathom's engine plugin {}, which this build of fathom did not make: "
+        "--qemu-engine model needs fathom's engine plugin {}, which this build of fathom did not make: "
         "CMake builds it when QEMU 10's plugin header and glib's headers are present (run "
         "scripts/build-qemu10.sh, then configure and build fathom again)",
         plugin.string()));

@@ -26,7 +26,7 @@ struct TargetSettings {
   SimSettings sim;
   SerialOverrides serial;
   std::string qemu_binary = "qemu-system-arm";  // found on PATH
-  // --engine qemu: the QEMU target runs QEMU 10 with fathom's engine plugin, which carries the
+  // --qemu-engine model: the QEMU target runs QEMU 10 with fathom's engine plugin, which carries the
   // timing model (docs/QEMU-ENGINE.md). `qemu10_binary` empty = the one scripts/build-qemu10.sh
   // built in the cache; `qemu_engine_plugin` empty = libfathom_qemu_engine.so beside fathom.
   bool qemu_engine = false;

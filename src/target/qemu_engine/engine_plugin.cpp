@@ -29,6 +29,7 @@ extern "C" {
 #include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "model/board.h"
@@ -54,20 +55,24 @@ struct InstructionRef {
 struct Engine {
   std::unique_ptr<TcgTiming> timing;
   std::string out_path;
-  std::vector<std::unique_ptr<InstructionRef>> refs;
+  // Per block, its instructions' refs (a block translated again reuses them).
+  std::unordered_map<const TcgTiming::Block*, std::vector<std::unique_ptr<InstructionRef>>> refs;
 };
 Engine* engine = nullptr;
 TcgTiming* timing = nullptr;              // engine->timing
 qemu_plugin_scoreboard* score = nullptr;  // per vCPU: 1 once the running block's last
                                           // instruction started
-qemu_plugin_register* core_registers[16] = {};  // r0..r12, sp, lr; [15] = xpsr
+qemu_plugin_register* core_registers[15] = {};  // r0..r12, sp, lr
+qemu_plugin_register* xpsr_register = nullptr;
 GByteArray* register_buffer = nullptr;
 uint64_t register_failures = 0;
 
 qemu_plugin_u64 done_flag() { return qemu_plugin_scoreboard_u64(score); }
 
-uint32_t read_register(unsigned index) {
-  qemu_plugin_register* handle = index < 16 ? core_registers[index] : nullptr;
+// Core register `index` (0..14; anything above reads LR, as sim::Machine's operand reads do),
+// or xPSR with `xpsr`.
+uint32_t read_register(unsigned index, bool xpsr = false) {
+  qemu_plugin_register* handle = xpsr ? xpsr_register : core_registers[index <= 14 ? index : 14];
   if (handle == nullptr) {
     ++register_failures;
     return 0;
@@ -111,7 +116,7 @@ void on_operands(unsigned int, void* udata) {
 
 void on_flags(unsigned int, void* udata) {
   const auto* ref = static_cast<const InstructionRef*>(udata);
-  timing->flags(ref->block, ref->index, read_register(15));
+  timing->flags(ref->block, ref->index, read_register(0, /*xpsr=*/true));
 }
 
 void on_memory(unsigned int, qemu_plugin_meminfo_t info, uint64_t vaddr, void* udata) {
@@ -141,21 +146,22 @@ void on_translate(qemu_plugin_id_t, qemu_plugin_tb* tb) {
   qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(qemu_plugin_tb_get_insn(tb, n - 1),
                                                       QEMU_PLUGIN_INLINE_STORE_U64, done_flag(),
                                                       1);
+  auto& refs = engine->refs[block];
+  if (refs.empty())
+    for (size_t i = 0; i < n; ++i)
+      refs.push_back(std::make_unique<InstructionRef>(InstructionRef{block, i}));
   for (size_t i = 0; i < n; ++i) {
     const uint8_t kind = block->kinds[i];
     if (kind == 0) continue;
-    auto& refs = engine->refs;
-    refs.push_back(std::make_unique<InstructionRef>(InstructionRef{block, i}));
     qemu_plugin_insn* insn = qemu_plugin_tb_get_insn(tb, i);
+    InstructionRef* ref = refs[i].get();
     if (kind & TcgTiming::Block::kOperands)
-      qemu_plugin_register_vcpu_insn_exec_cb(insn, on_operands, QEMU_PLUGIN_CB_R_REGS,
-                                             refs.back().get());
+      qemu_plugin_register_vcpu_insn_exec_cb(insn, on_operands, QEMU_PLUGIN_CB_R_REGS, ref);
     if (kind & TcgTiming::Block::kFlags)
-      qemu_plugin_register_vcpu_insn_exec_cb(insn, on_flags, QEMU_PLUGIN_CB_R_REGS,
-                                             refs.back().get());
+      qemu_plugin_register_vcpu_insn_exec_cb(insn, on_flags, QEMU_PLUGIN_CB_R_REGS, ref);
     if (kind & TcgTiming::Block::kMemory)
       qemu_plugin_register_vcpu_mem_cb(insn, on_memory, QEMU_PLUGIN_CB_NO_REGS,
-                                       QEMU_PLUGIN_MEM_RW, refs.back().get());
+                                       QEMU_PLUGIN_MEM_RW, ref);
   }
 }
 
@@ -168,7 +174,7 @@ void on_vcpu_init(qemu_plugin_id_t, unsigned int) {
       if (name == "r" + std::to_string(k)) core_registers[k] = r->handle;
     if (name == "sp") core_registers[13] = r->handle;
     if (name == "lr") core_registers[14] = r->handle;
-    if (name == "xpsr") core_registers[15] = r->handle;
+    if (name == "xpsr") xpsr_register = r->handle;
   }
   g_array_free(regs, TRUE);
 }
@@ -198,11 +204,16 @@ void write_at_exit(qemu_plugin_id_t, void*) {
   std::fclose(f);
 }
 
+// Decimal, or hexadecimal with 0x; nothing else (no sign, space or octal).
 bool parse_u32(std::string_view text, uint32_t& out) {
-  const std::string s(text);
+  const bool hex = text.starts_with("0x") || text.starts_with("0X");
+  const std::string s(hex ? text.substr(2) : text);
+  if (s.empty() || s.find_first_not_of(hex ? "0123456789abcdefABCDEF" : "0123456789") !=
+                       std::string::npos)
+    return false;
   char* end = nullptr;
-  const unsigned long long v = std::strtoull(s.c_str(), &end, 0);
-  if (s.empty() || *end != '\0' || v > UINT32_MAX) return false;
+  const unsigned long long v = std::strtoull(s.c_str(), &end, hex ? 16 : 10);
+  if (*end != '\0' || v > UINT32_MAX) return false;
   out = static_cast<uint32_t>(v);
   return true;
 }

@@ -148,6 +148,14 @@ TEST(ProtocolStreamDecoderWithoutCycles, ProbesWithCounterValuesGiveCycles) {
   ASSERT_TRUE(s.cal.has_value());
   EXPECT_EQ(s.cal->second - s.cal->first, 6u);
 
+  // A SAMPLE whose reads are missing is an error and gives no cycles (the guest's 0s are
+  // never taken for them).
+  auto fewer = probes;
+  fewer.erase(fewer.end() - 2, fewer.end());  // the last run's two reads
+  const DecodedStream missing = decode_stream_without_cycles(b.str(), fewer);
+  EXPECT_EQ(missing.operations[0].cycle_samples, (std::vector<uint64_t>{2000, 2400}));
+  EXPECT_FALSE(missing.errors.empty());
+
   // Values on only some probes: not a counter with cycles (nothing is made up).
   probes[0].cyccnt.reset();
   const DecodedStream partial = decode_stream_without_cycles(b.str(), probes);

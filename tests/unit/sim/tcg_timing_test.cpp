@@ -232,6 +232,135 @@ TEST(TcgTiming, ItBlocksAreMemoizedPerConditionOutcome) {
   EXPECT_EQ(t.stats().unplaced, 0u);
 }
 
+TEST(TcgTiming, AnItBlockRunningIntoTheNextBlockIsNotMemoized) {
+  // A block ends with the IT (a page boundary); the conditional load is the next block's
+  // first instruction. Entered again with other flags, the first block must not restore the
+  // flags of its first execution from a memo.
+  const auto a = layout(0x100, {kCmpR0_0, kItEq});
+  const auto b = layout(0x104, {kLdrR1R3, kBSelf});
+  TcgTiming t(model(), 0x40000000u, 0);
+  TcgTiming::Block* ba = translate(t, a);
+  TcgTiming::Block* bb = translate(t, b);
+  Reference r;
+  t.enter(ba, false);
+  for (int k = 0; k < 6; ++k) {
+    const bool z = k % 2 == 1;
+    t.flags(ba, 1, z ? 1u << 30 : 0u);
+    t.enter(bb, true);
+    t.enter(ba, true);
+    r.run(a, {0x102, 0x104}, {true, true});
+    r.run(b, {0x106, 0x100}, {z, true});
+  }
+  t.flags(ba, 1, 0);
+  t.finish();
+  r.run(a, {0x102, 0x104}, {true, true});
+  EXPECT_EQ(t.cycles(), r.cycles);
+  EXPECT_EQ(t.stats().unplaced, 0u);
+}
+
+TEST(TcgTiming, FlagsSetInsideAnItBlockAreReadAgain) {
+  // itt eq; cmpeq r0, #0; ldreq r1, [r3]: the second condition follows the cmp's flags.
+  const Bytes kItEe = {0x04, 0xBF};  // itt eq (firstcond 0000, mask 0100)
+  const auto a = layout(0x100, {kItEe, kCmpR0_0, kLdrR1R3, kBSelf});
+  TcgTiming t(model(), 0x40000000u, 0);
+  TcgTiming::Block* ba = translate(t, a);
+  EXPECT_TRUE(ba->kinds[2] & TcgTiming::Block::kFlags);  // after the flag-setting cmp
+  t.enter(ba, false);
+  t.flags(ba, 0, 1u << 30);  // Z set at the IT: the cmp runs
+  t.flags(ba, 2, 0);         // ... and clears Z: the load is skipped
+  t.finish();
+  Reference r;
+  r.run(a, {0x102, 0x104, 0x106, 0x108}, {true, true, false, true});
+  EXPECT_EQ(t.cycles(), r.cycles);
+  EXPECT_EQ(t.stats().unplaced, 0u);
+
+  // The same IT block split over two blocks: nothing read the flags after the cmp, so the
+  // figure is flagged.
+  TcgTiming u(model(), 0x40000000u, 0);
+  TcgTiming::Block* first = translate(u, layout(0x100, {kItEe, kCmpR0_0}));
+  TcgTiming::Block* second = translate(u, layout(0x104, {kLdrR1R3, kBSelf}));
+  u.enter(first, false);
+  u.flags(first, 0, 1u << 30);
+  u.enter(second, true);
+  u.finish();
+  EXPECT_EQ(u.stats().unplaced, 1u);
+}
+
+TEST(TcgTiming, ABlockRestartedAtItsFirstInstructionIsPlaced) {
+  TcgTiming t(model(), 0x40000000u, 0);
+  TcgTiming::Block* a = translate(t, layout(0x100, {kLdrR2R3, kAddsR1R1R0, kBSelf}));
+  TcgTiming::Block* one = translate(t, layout(0x100, {kLdrR2R3}));
+  t.enter(a, false);
+  t.enter(one, false);  // QEMU ran the first instruction again on its own
+  t.finish();
+  EXPECT_EQ(t.stats().unplaced, 0u);
+  EXPECT_EQ(t.instructions(), 1u);
+}
+
+// Every instruction an observer was told about, flattened from runs.
+struct Recorder final : ExecutionObserver {
+  struct Seen {
+    uint32_t pc, next, cycles;
+    bool executed;
+    uint32_t sp;
+    bool operator==(const Seen&) const = default;
+  };
+  std::vector<Seen> seen;
+  size_t runs = 0;
+  void on_instruction(const Instruction&, uint32_t pc, uint32_t next, uint32_t cycles,
+                      bool executed, uint32_t sp) override {
+    seen.push_back({pc, next, cycles, executed, sp});
+  }
+  void on_instructions(const InstructionRun& run) override {
+    ++runs;
+    ExecutionObserver::on_instructions(run);
+  }
+};
+
+TEST(TcgTiming, AnObserverSeesEveryInstructionWithItsCostMemoizedOrNot) {
+  // A loop of an IT block (alternating outcome), a block that pushes (SP read after it), and
+  // an early exit: the observer sees exactly the instructions the reference charges, in order,
+  // with their cycles, the skipped load as not executed, and SP as read after SP writers.
+  const Bytes kPush = {0x10, 0xB5};  // push {r4, lr}
+  const auto a = layout(0x100, {kCmpR0_0, kItEq, kLdrR1R3, kAddsR1R1R0, kBSelf});
+  const auto p = layout(0x200, {kPush, kMovsR0_1, kBSelf});
+  TcgTiming t(model(), 0x40000000u, 0);
+  Recorder rec;
+  uint32_t sp = 0x20001000u;
+  int sp_reads = 0;
+  t.set_observer(&rec, [&] { ++sp_reads; return sp; });
+  TcgTiming::Block* ba = translate(t, a);
+  TcgTiming::Block* bp = translate(t, p);
+  EXPECT_TRUE(bp->writes_sp);
+  EXPECT_FALSE(ba->writes_sp);
+  Reference r;
+  std::vector<Recorder::Seen> expected;
+  auto expect = [&](const std::vector<Code>& code, const std::vector<uint32_t>& next,
+                    const std::vector<bool>& executed, uint32_t block_sp) {
+    for (size_t i = 0; i < code.size(); ++i) {
+      const uint64_t before = r.cycles;
+      r.run({code[i]}, {next[i]}, {executed[i]});
+      expected.push_back({code[i].address, next[i], static_cast<uint32_t>(r.cycles - before),
+                          executed[i], block_sp});
+    }
+  };
+  t.enter(ba, false);
+  for (int k = 0; k < 12; ++k) {
+    const bool z = k % 2 == 0;
+    t.flags(ba, 1, z ? 1u << 30 : 0u);
+    t.enter(k == 11 ? bp : ba, true);
+    expect(a, {0x102, 0x104, 0x106, 0x108, k == 11 ? 0x200u : 0x100u},
+           {true, true, z, true, true}, 0x20001000u);
+  }
+  sp = 0x20000ff8u;  // after the push
+  t.finish();  // p runs to its end; no SP read at exit
+  expect(p, {0x202, 0x204, 0x206}, {true, true, true}, 0x20001000u);
+  EXPECT_EQ(rec.seen, expected);
+  EXPECT_GT(t.stats().memoized, 5u);  // memo hits were replayed, not skipped
+  EXPECT_GT(rec.runs, 0u);
+  EXPECT_EQ(sp_reads, 1);  // the first block only: p's end is the exit
+}
+
 TEST(TcgTiming, DivideCostsFollowTheOperandsReadBeforeIt) {
   const auto a = layout(0x100, {kMovsR0_1, kUdivR0R1R2, kBSelf});
   std::vector<uint64_t> totals;
