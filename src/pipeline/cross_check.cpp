@@ -79,7 +79,13 @@ model::CrossCheck cross_check(const std::vector<model::OperationResult>& first,
     } memory[] = {{"peak stack bytes", &model::OperationResult::peak_stack_bytes},
                   {"heap peak bytes", &model::OperationResult::heap_peak_bytes},
                   {"allocations", &model::OperationResult::allocations},
-                  {"heap bytes at start", &model::OperationResult::heap_start_bytes}};
+                  {"heap bytes at start", &model::OperationResult::heap_start_bytes},
+                  // and what a simulator's memory watch saw, when both targets watched
+                  {"peak stack bytes seen by the simulator",
+                   &model::OperationResult::sim_peak_stack_bytes},
+                  {"heap peak bytes seen by the simulator",
+                   &model::OperationResult::sim_heap_peak_bytes},
+                  {"allocations seen by the simulator", &model::OperationResult::sim_allocations}};
     for (const auto& m : memory) {
       const auto& x = a.*m.field;
       const auto& y = b.*m.field;

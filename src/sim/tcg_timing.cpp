@@ -212,7 +212,21 @@ void TcgTiming::charge_whole(Block& b, uint32_t next) {
     instructions_ += n;
     model_->set_state(m.exit);
     charged_ = n;
-    if (observer_) {
+    if (observer_ && !b.has_it) {
+      // Every instruction executed: one run, its costs straight from the memo.
+      ExecutionObserver::InstructionRun run;
+      run.instructions = b.pointers.data();
+      run.addresses = b.addresses.data();
+      run.cycles = m.instruction_cycles.data();
+      run.count = n;
+      run.total_cycles = m.cycles;
+      run.next = next;
+      run.sp = block_sp_;
+      run.block = b.id;
+      run.first = 0;
+      observer_->on_instructions(run);
+      update_block_sp(b);
+    } else if (observer_) {
       // The same outcomes as when the entry was made: replay them to the observer.
       ItBlock walk = it_;
       for (size_t i = 0; i < n; ++i) {

@@ -4,6 +4,7 @@
 
 #include <charconv>
 #include <optional>
+#include <string>
 
 namespace fathom::target {
 namespace {
@@ -73,6 +74,25 @@ util::Result<QemuProbes> parse_qemu_probes(std::string_view text) {
       if (space == 0 || space == std::string_view::npos || space + 1 == rest.size())
         return bad("expected 'stat <name> <value>'");
       out.stats.emplace_back(std::string(rest.substr(0, space)), std::string(rest.substr(space + 1)));
+    } else if (version == 2 && line.starts_with("watch ")) {
+      const std::string_view rest = line.substr(6);
+      const size_t space = rest.find(' ');
+      auto v = space == std::string_view::npos || space == 0
+                   ? std::nullopt
+                   : numbers("w " + std::string(rest.substr(space + 1)), "w", 8);
+      if (!v || (*v)[1] > 1 || (*v)[0] > UINT32_MAX || (*v)[3] > UINT32_MAX)
+        return bad("expected 'watch <operation> <call_address> <returned 0|1> <peak_stack> "
+                   "<deepest_pc> <unwritten_bytes> <heap_start> <heap_peak> <allocations>'");
+      const auto& n = *v;
+      out.executions.push_back({.operation = std::string(rest.substr(0, space)),
+                                .call_address = static_cast<uint32_t>(n[0]),
+                                .returned = n[1] == 1,
+                                .peak_stack_bytes = n[2],
+                                .deepest_pc = static_cast<uint32_t>(n[3]),
+                                .unwritten_bytes = n[4],
+                                .heap_start_bytes = n[5],
+                                .heap_peak_bytes = n[6],
+                                .allocations = n[7]});
     } else if (auto probe = numbers(line, "probe", fields)) {
       const auto& v = *probe;
       if (!out.probes.empty() && (v[0] < out.probes.back().instructions ||

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "protocol/stream_decoder.h"
+#include "target/simulator_memory.h"
 #include "util/error.h"
 
 namespace fathom::target {
@@ -22,12 +23,16 @@ struct QemuProbes {
   // CYCCNT, the total the modelled cycles, and "stat" lines the engine's counters.
   std::optional<uint64_t> total_cycles;
   std::vector<std::pair<std::string, std::string>> stats;
+  // With the engine's memory watch: one per operation execution ("watch" lines).
+  std::vector<WatchedExecution> executions;
 };
 
 // Parses the plugin's output. Version 1 (fathom_probe_plugin.c): "fathom-qemu-probes 1",
 // "probe <instructions> <console_bytes>" lines, one "total <instructions> <console_bytes>" line
 // last. Version 2 (the engine): "fathom-qemu-probes 2", "probe <instructions> <console_bytes>
-// <cyccnt>", "stat <name> <value>", "total <instructions> <console_bytes> <cycles>". Errors
+// <cyccnt>", "stat <name> <value>", "watch <operation> <call_address> <returned> <peak_stack>
+// <deepest_pc> <unwritten_bytes> <heap_start> <heap_peak> <allocations>", "total <instructions>
+// <console_bytes> <cycles>". Errors
 // name the line: a wrong header, an unknown or malformed line, a plugin-reported error, no
 // total line, or probes whose counts go backwards.
 util::Result<QemuProbes> parse_qemu_probes(std::string_view text);

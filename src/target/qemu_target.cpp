@@ -106,7 +106,7 @@ util::Result<TargetRun> QemuTarget::run(const ImageToRun& img, const RunParamete
 
   std::string plugin_arguments = fmt::format("{},out={},console={:#x}", settings_.plugin.string(),
                                              probes_file.string(), board.console_address);
-  if (settings_.engine) plugin_arguments += engine_arguments(board);
+  if (settings_.engine) plugin_arguments += engine_arguments(board) + ",elf=" + elf.string();
   std::vector<std::string> argv = {settings_.binary, "-M", board.qemu->machine};
   if (!board.qemu->cpu.empty()) argv.insert(argv.end(), {"-cpu", board.qemu->cpu});
   argv.insert(argv.end(),
@@ -194,6 +194,12 @@ util::Result<TargetRun> QemuTarget::run(const ImageToRun& img, const RunParamete
     if (!probes->total_cycles)
       run.errors.push_back("the QEMU plugin is not fathom's engine: its output has no cycles");
     run.total_cycles = probes->total_cycles.value_or(0);
+    // The engine's memory watch: the simulator's stack and heap figures, checked against the
+    // harness's as on the simulator.
+    if (!probes->executions.empty()) {
+      run.measured.observation = true;
+      for (auto& op : run.operations) add_simulator_memory(*img.elf, probes->executions, op);
+    }
     for (const auto& [name, value] : probes->stats) {
       if (name == "model") run.timing_model = value;
       if (name == "unplaced" && value != "0")

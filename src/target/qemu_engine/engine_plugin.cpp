@@ -10,10 +10,15 @@
 //   vtor=ADDR       the boot address (VTOR out of reset)
 //   prefetch=0|1 icache=0|1 refinements=0|1 multiplier=fast|small
 //   region=KIND:ORIGIN:LENGTH:WAIT_STATES   one per memory region (KIND flash or ram)
+//   elf=PATH        the image: with it the simulator's memory watch runs too (profile::
+//                   MemoryWatch: stack from SP, heap at the allocator), one "watch" line per
+//                   operation execution
 //
 // Output ("fathom-qemu-probes 2", target/qemu_probe_file.h):
 //   probe <instructions_before> <console_bytes_before> <cyccnt>     one per CYCCNT read
 //   stat <name> <value>
+//   watch <operation> <call_address> <returned> <peak_stack> <deepest_pc> <unwritten_bytes>
+//         <heap_start> <heap_peak> <allocations>                 with elf=
 //   total <instructions> <console_bytes> <cycles>
 // The MPS2 machines have one vCPU; the callbacks run on it, one at a time.
 #include <glib.h>
@@ -32,7 +37,9 @@ extern "C" {
 #include <unordered_map>
 #include <vector>
 
+#include "elf/elf_image.h"
 #include "model/board.h"
+#include "profile/memory_watch.h"
 #include "sim/tcg_timing.h"
 #include "sim/timing/core_timing_model.h"
 
@@ -55,6 +62,10 @@ struct InstructionRef {
 struct Engine {
   std::unique_ptr<TcgTiming> timing;
   std::string out_path;
+  // The simulator's memory watch (stack from SP, heap at the allocator), with `elf=PATH`.
+  std::unique_ptr<fathom::elf::ElfImage> image;
+  std::unique_ptr<fathom::profile::MemoryWatch> watch;
+  std::vector<std::string> operation_names;  // the watch's operation indices
   // Per block, its instructions' refs (a block translated again reuses them).
   std::unordered_map<const TcgTiming::Block*, std::vector<std::unique_ptr<InstructionRef>>> refs;
 };
@@ -100,6 +111,17 @@ uint64_t* done_entry(unsigned int vcpu) {
   return cached;
 }
 
+// A word of guest memory (the memory watch's stack-paint check); nullopt if unreadable.
+std::optional<uint32_t> read_word(uint32_t address) {
+  GByteArray* buffer = g_byte_array_new();
+  const bool ok = qemu_plugin_read_memory_vaddr(address, buffer, 4) && buffer->len == 4;
+  uint32_t v = 0;
+  if (ok) std::memcpy(&v, buffer->data, 4);
+  g_byte_array_free(buffer, TRUE);
+  if (!ok) return std::nullopt;
+  return v;
+}
+
 void on_block(unsigned int vcpu, void* udata) {
   uint64_t* done = done_entry(vcpu);
   const bool completed = *done != 0;
@@ -142,7 +164,10 @@ void on_translate(qemu_plugin_id_t, qemu_plugin_tb* tb) {
                 std::span<const uint8_t>(bytes.data() + 4 * i, size)};
   }
   TcgTiming::Block* block = timing->translate(insns);
-  qemu_plugin_register_vcpu_tb_exec_cb(tb, on_block, QEMU_PLUGIN_CB_NO_REGS, block);
+  // With the memory watch the block callback reads SP (after blocks that write it) and the
+  // heap calls' arguments: it needs the registers.
+  qemu_plugin_register_vcpu_tb_exec_cb(
+      tb, on_block, engine->watch ? QEMU_PLUGIN_CB_R_REGS : QEMU_PLUGIN_CB_NO_REGS, block);
   qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(qemu_plugin_tb_get_insn(tb, n - 1),
                                                       QEMU_PLUGIN_INLINE_STORE_U64, done_flag(),
                                                       1);
@@ -199,6 +224,19 @@ void write_at_exit(qemu_plugin_id_t, void*) {
   std::fprintf(f, "stat memo_misses %" PRIu64 "\n", s.memo_misses);
   std::fprintf(f, "stat early_exits %" PRIu64 "\n", s.early_exits);
   std::fprintf(f, "stat unplaced %" PRIu64 "\n", s.unplaced + register_failures);
+  if (engine->watch) {
+    // One line per operation execution: name, call address, returned, peak stack, deepest pc,
+    // unwritten stack bytes, heap at start, heap peak, allocations.
+    for (const auto& e : engine->watch->executions())
+      std::fprintf(f,
+                   "watch %s %" PRIu32 " %d %" PRIu64 " %" PRIu32 " %" PRIu64 " %" PRIu64
+                   " %" PRIu64 " %" PRIu64 "\n",
+                   engine->operation_names[e.operation].c_str(), e.call_address,
+                   e.returned ? 1 : 0, e.peak_stack_bytes(), e.deepest_pc, e.unwritten_bytes,
+                   e.heap_start_bytes, e.heap_peak_bytes, e.allocations);
+    std::fprintf(f, "stat watch_inexact_sp %" PRIu64 "\n", engine->watch->inexact_sp_events());
+    std::fprintf(f, "stat watch_unknown_frees %" PRIu64 "\n", engine->watch->unknown_frees());
+  }
   std::fprintf(f, "total %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", timing->instructions(),
                timing->console_bytes(), timing->cycles());
   std::fclose(f);
@@ -252,6 +290,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
   fathom::model::Board board;
   board.name = "qemu-engine";
   uint32_t console = 0, vtor = 0;
+  std::string elf_path;
   bool have_console = false;
   for (int i = 0; i < argc; ++i) {
     const std::string_view arg = argv[i];
@@ -262,6 +301,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
     if (!ok) {
     } else if (key == "out") {
       engine->out_path = std::string(value);
+    } else if (key == "elf") {
+      elf_path = std::string(value);
     } else if (key == "console") {
       ok = have_console = parse_u32(value, console);
     } else if (key == "vtor") {
@@ -301,6 +342,26 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
   }
   engine->timing = std::make_unique<TcgTiming>(std::move(*model), console, vtor);
   timing = engine->timing.get();
+  if (!elf_path.empty()) {
+    auto image = fathom::elf::ElfImage::load(elf_path);
+    if (!image) {
+      std::fprintf(stderr, "fathom QEMU engine: %s\n", image.error().message.c_str());
+      return -1;
+    }
+    engine->image = std::make_unique<fathom::elf::ElfImage>(std::move(*image));
+    auto options = fathom::profile::memory_watch_options(*engine->image);
+    if (!options) {
+      std::fprintf(stderr, "fathom QEMU engine: %s: %s\n", elf_path.c_str(),
+                   options.error().message.c_str());
+      return -1;
+    }
+    for (const auto& op : options->operations) engine->operation_names.push_back(op.name);
+    options->registers_after_each_instruction = false;  // block mode, as the simulator's
+    engine->watch = std::make_unique<fathom::profile::MemoryWatch>(
+        *engine->image, std::move(*options), [](unsigned r) { return read_register(r); });
+    engine->watch->set_memory_reader(read_word);
+    timing->set_observer(engine->watch.get(), [] { return read_register(13); });
+  }
   register_buffer = g_byte_array_new();
   score = qemu_plugin_scoreboard_new(sizeof(uint64_t));
   qemu_plugin_register_vcpu_init_cb(id, on_vcpu_init);

@@ -14,71 +14,26 @@
 #include "sim/observer_fanout.h"
 #include "target/run_parameters.h"
 #include "target/sim/slot_run.h"
+#include "target/simulator_memory.h"
 
 namespace fathom::target {
 namespace {
 
-// The harness paints the stack and finds the lowest word the operation overwrote; the simulator
-// follows SP. They differ by exactly the stack a frame reserved but never wrote (painting cannot
-// see it: newlib's _malloc_r reserves 12 bytes with `sub sp, #12` that its fast path never
-// touches), which the simulator measures as the paint words left just above the deepest SP
-// (OperationMemory::unwritten_bytes). So painted + unwritten must equal the deepest-SP figure
-// exactly; anything else is a disagreement.
-// memory_run leaves this much under its SP unpainted (its own loop runs there), so the painted
-// figure is never below it: an operation using less reads as exactly this.
-constexpr uint64_t kHarnessUnpaintedBytes = 64;
-
-// The function that runs the harness's untimed memory execution (fathom_harness.c); GCC may
-// add a suffix (memory_run.constprop.0).
-bool in_memory_run(const elf::ElfImage& image, uint32_t address) {
-  const elf::Symbol* f = image.function_at(address);
-  return f != nullptr && f->name.rfind("memory_run", 0) == 0;
-}
-
-// Copies the simulator's figures for the execution the harness's MEM record comes from (the
-// one called from memory_run; the last one if that function is not found) and notes a
-// disagreement.
-void add_simulator_memory(const elf::ElfImage& image, const profile::MemoryWatchOptions& options,
-                          const std::vector<profile::OperationMemory>& executions,
-                          model::OperationResult& op) {
-  const profile::OperationMemory* chosen = nullptr;
-  for (const auto& e : executions) {
-    if (!e.returned || options.operations[e.operation].name != op.operation) continue;
-    if (chosen == nullptr || !in_memory_run(image, chosen->call_address)) chosen = &e;
-  }
-  if (chosen == nullptr) return;
-  op.sim_peak_stack_bytes = chosen->peak_stack_bytes();
-  op.sim_heap_peak_bytes = chosen->heap_peak_bytes - chosen->heap_start_bytes;
-  op.sim_allocations = chosen->allocations;
-  if (!op.peak_stack_bytes || !op.heap_peak_bytes || !op.allocations) return;
-  std::vector<std::string> problems;
-  const uint64_t painted = *op.peak_stack_bytes;
-  const uint64_t written = *op.sim_peak_stack_bytes > chosen->unwritten_bytes
-                               ? *op.sim_peak_stack_bytes - chosen->unwritten_bytes
-                               : 0;
-  if (painted != std::max(written, kHarnessUnpaintedBytes))
-    problems.push_back(fmt::format("peak stack {} bytes painted by the harness, {} from the "
-                                   "deepest SP the simulator saw (reached at {:#x} {}), of which "
-                                   "{} were never written",
-                                   painted, *op.sim_peak_stack_bytes, chosen->deepest_pc,
-                                   image.describe_address(chosen->deepest_pc),
-                                   chosen->unwritten_bytes));
-  if (*op.heap_peak_bytes != *op.sim_heap_peak_bytes)
-    problems.push_back(fmt::format("heap peak {} bytes from the harness, {} seen at the "
-                                   "allocator by the simulator",
-                                   *op.heap_peak_bytes, *op.sim_heap_peak_bytes));
-  if (op.heap_start_bytes && *op.heap_start_bytes != chosen->heap_start_bytes)
-    problems.push_back(fmt::format("heap in use at the start {} bytes from the harness, {} seen "
-                                   "at the allocator by the simulator",
-                                   *op.heap_start_bytes, chosen->heap_start_bytes));
-  if (*op.allocations != *op.sim_allocations)
-    problems.push_back(fmt::format("{} allocations from the harness, {} seen by the simulator",
-                                   *op.allocations, *op.sim_allocations));
-  std::string text;
-  for (const auto& p : problems) text += (text.empty() ? "" : "; ") + p;
-  if (!text.empty())
-    op.memory_mismatch = "memory measurements disagree: " + text +
-                         " (one of them is wrong; see docs/PROFILER.md)";
+// The memory watch's executions, named.
+std::vector<WatchedExecution> watched(const profile::MemoryWatchOptions& options,
+                                      const std::vector<profile::OperationMemory>& executions) {
+  std::vector<WatchedExecution> out;
+  for (const auto& e : executions)
+    out.push_back({.operation = options.operations[e.operation].name,
+                   .call_address = e.call_address,
+                   .returned = e.returned,
+                   .peak_stack_bytes = e.peak_stack_bytes(),
+                   .deepest_pc = e.deepest_pc,
+                   .unwritten_bytes = e.unwritten_bytes,
+                   .heap_start_bytes = e.heap_start_bytes,
+                   .heap_peak_bytes = e.heap_peak_bytes,
+                   .allocations = e.allocations});
+  return out;
 }
 
 }  // namespace
@@ -187,9 +142,10 @@ util::Result<TargetRun> SimTarget::run(const ImageToRun& img, const RunParameter
                          "snapshot");
   run.host_seconds = slots->host_seconds;
   run.host_machines = slots->machines;
-  if (watch_memory)
-    for (auto& op : run.operations)
-      add_simulator_memory(image, *watch_options, slots->executions, op);
+  if (watch_memory) {
+    const std::vector<WatchedExecution> executions = watched(*watch_options, slots->executions);
+    for (auto& op : run.operations) add_simulator_memory(image, executions, op);
+  }
   for (auto& op : run.operations)
     if (auto it = slots->shares.find(op.operation); it != slots->shares.end()) {
       op.primitive_share = it->second.share;
