@@ -86,6 +86,11 @@ model::CrossCheck cross_check(const std::vector<model::OperationResult>& first,
                   {"heap peak bytes seen by the simulator",
                    &model::OperationResult::sim_heap_peak_bytes},
                   {"allocations seen by the simulator", &model::OperationResult::sim_allocations}};
+    // The primitive shares, when both targets tracked them (the same call tracker).
+    if (!a.primitive_share.empty() && !b.primitive_share.empty() &&
+        (a.primitive_share != b.primitive_share || a.primitive_calls != b.primitive_calls))
+      out.differences.push_back(fmt::format("{}: primitive shares differ between {} and {}",
+                                            a.operation, first_target, second_target));
     for (const auto& m : memory) {
       const auto& x = a.*m.field;
       const auto& y = b.*m.field;

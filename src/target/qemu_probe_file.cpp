@@ -3,6 +3,7 @@
 #include <fmt/core.h>
 
 #include <charconv>
+#include <cstdlib>
 #include <optional>
 #include <string>
 
@@ -74,6 +75,25 @@ util::Result<QemuProbes> parse_qemu_probes(std::string_view text) {
       if (space == 0 || space == std::string_view::npos || space + 1 == rest.size())
         return bad("expected 'stat <name> <value>'");
       out.stats.emplace_back(std::string(rest.substr(0, space)), std::string(rest.substr(space + 1)));
+    } else if (version == 2 && line.starts_with("share\t")) {
+      std::vector<std::string> f;
+      for (size_t at = 6;;) {
+        const size_t tab = line.find('\t', at);
+        f.emplace_back(line.substr(at, tab == std::string_view::npos ? tab : tab - at));
+        if (tab == std::string_view::npos) break;
+        at = tab + 1;
+      }
+      auto number = [](const std::string& text) -> std::optional<double> {
+        char* end = nullptr;
+        const double v = std::strtod(text.c_str(), &end);
+        if (text.empty() || *end != '\0' || !(v >= 0) || v > 1e12) return std::nullopt;
+        return v;
+      };
+      const auto share = f.size() == 4 ? number(f[2]) : std::nullopt;
+      const auto calls = f.size() == 4 ? number(f[3]) : std::nullopt;
+      if (!share || !calls || *share > 1 || f[0].empty() || f[1].empty())
+        return bad("expected 'share<TAB><operation><TAB><group><TAB><share 0..1><TAB><calls>'");
+      out.shares[f[0]][f[1]] = {*share, *calls};
     } else if (version == 2 && line.starts_with("watch ")) {
       const std::string_view rest = line.substr(6);
       const size_t space = rest.find(' ');

@@ -106,7 +106,19 @@ util::Result<TargetRun> QemuTarget::run(const ImageToRun& img, const RunParamete
 
   std::string plugin_arguments = fmt::format("{},out={},console={:#x}", settings_.plugin.string(),
                                              probes_file.string(), board.console_address);
-  if (settings_.engine) plugin_arguments += engine_arguments(board) + ",elf=" + elf.string();
+  if (settings_.engine) {
+    plugin_arguments += engine_arguments(board) + ",elf=" + elf.string();
+    // The primitive groups for the engine's share tracker, in a file (patterns may hold
+    // commas, which -plugin would split at).
+    if (!img.primitive_groups.empty()) {
+      const fs::path groups = dir->path() / "groups.txt";
+      std::ofstream out(groups);
+      for (const auto& [group, patterns] : img.primitive_groups)
+        for (const auto& pattern : patterns) out << group << '\t' << pattern << '\n';
+      if (!out) return util::fail(fmt::format("cannot write {}", groups.string()));
+      plugin_arguments += ",groups=" + groups.string();
+    }
+  }
   std::vector<std::string> argv = {settings_.binary, "-M", board.qemu->machine};
   if (!board.qemu->cpu.empty()) argv.insert(argv.end(), {"-cpu", board.qemu->cpu});
   argv.insert(argv.end(),
@@ -200,6 +212,12 @@ util::Result<TargetRun> QemuTarget::run(const ImageToRun& img, const RunParamete
       run.measured.observation = true;
       for (auto& op : run.operations) add_simulator_memory(*img.elf, probes->executions, op);
     }
+    for (auto& op : run.operations)
+      if (auto it = probes->shares.find(op.operation); it != probes->shares.end())
+        for (const auto& [group, figures] : it->second) {
+          op.primitive_share[group] = figures.first;
+          op.primitive_calls[group] = figures.second;
+        }
     for (const auto& [name, value] : probes->stats) {
       if (name == "model") run.timing_model = value;
       if (name == "unplaced" && value != "0")

@@ -1,6 +1,8 @@
 #!/bin/bash
 # Issue 15 item 2: fathom's QEMU engine (QEMU 10 with the engine plugin, --qemu-engine model,
-# docs/QEMU-ENGINE.md) gives the simulator's cycles and instruction counts for every timed run:
+# docs/QEMU-ENGINE.md) gives the simulator's cycles and instruction counts for every timed run,
+# its memory watch the simulator's stack and heap figures and its call tracker the primitive
+# shares:
 # the same timing model driven by QEMU's translation blocks instead of Unicorn's hooks. The
 # Mbed TLS configuration of the default suite on both QEMU boards (Cortex-M33 and Cortex-M4),
 # cross-checked against the simulator run by run.
@@ -32,6 +34,12 @@ for o in ops:
     c = o["statistics"]["cycles"]
     assert c is not None and c["count"] == 2 and c["min"] > 0, (o["operation"], c)
     assert o["statistics"]["instructions"]["count"] == 2, o["operation"]
+    # The engine carries the simulator'"'"'s memory watch: its figures, agreeing with the harness.
+    m = o["memory"]
+    assert m["sim_peak_stack_bytes"] and m["sim_peak_stack_bytes"] > 0, (o["operation"], m)
+    assert m["sim_allocations"] is not None and m["mismatch"] is None, (o["operation"], m)
+    # ... and the primitive-share call tracker: Mbed TLS names its groups.
+    assert set(o["primitive_share"]) >= {"AES", "SHA-2", "bignum"}, (o["operation"], o["primitive_share"])
 c = im["cross_check"]
 assert c["target"] == "sim", c
 assert c["differences"] == [], c["differences"]

@@ -13,12 +13,16 @@
 //   elf=PATH        the image: with it the simulator's memory watch runs too (profile::
 //                   MemoryWatch: stack from SP, heap at the allocator), one "watch" line per
 //                   operation execution
+//   groups=PATH     with elf=: the primitive groups ("<group>\t<pattern>" lines); the
+//                   primitive-share call tracker runs too, one "share" line per operation
+//                   and group
 //
 // Output ("fathom-qemu-probes 2", target/qemu_probe_file.h):
 //   probe <instructions_before> <console_bytes_before> <cyccnt>     one per CYCCNT read
 //   stat <name> <value>
 //   watch <operation> <call_address> <returned> <peak_stack> <deepest_pc> <unwritten_bytes>
 //         <heap_start> <heap_peak> <allocations>                 with elf=
+//   share<TAB><operation><TAB><group><TAB><share><TAB><calls per execution>   with groups=
 //   total <instructions> <console_bytes> <cycles>
 // The MPS2 machines have one vCPU; the callbacks run on it, one at a time.
 #include <glib.h>
@@ -40,6 +44,8 @@ extern "C" {
 #include "elf/elf_image.h"
 #include "model/board.h"
 #include "profile/memory_watch.h"
+#include "profile/primitive_share.h"
+#include "sim/observer_fanout.h"
 #include "sim/tcg_timing.h"
 #include "sim/timing/core_timing_model.h"
 
@@ -66,6 +72,9 @@ struct Engine {
   std::unique_ptr<fathom::elf::ElfImage> image;
   std::unique_ptr<fathom::profile::MemoryWatch> watch;
   std::vector<std::string> operation_names;  // the watch's operation indices
+  // The primitive-share call tracker (as every `fathom run` on the simulator), with groups=.
+  std::unique_ptr<fathom::profile::PrimitiveShareRecorder> share;
+  fathom::sim::ObserverFanout observers;
   // Per block, its instructions' refs (a block translated again reuses them).
   std::unordered_map<const TcgTiming::Block*, std::vector<std::unique_ptr<InstructionRef>>> refs;
 };
@@ -234,12 +243,43 @@ void write_at_exit(qemu_plugin_id_t, void*) {
                    engine->operation_names[e.operation].c_str(), e.call_address,
                    e.returned ? 1 : 0, e.peak_stack_bytes(), e.deepest_pc, e.unwritten_bytes,
                    e.heap_start_bytes, e.heap_peak_bytes, e.allocations);
+    if (engine->share)
+      for (const auto& [op, figures] : engine->share->finish())
+        for (const auto& [group, share] : figures.share) {
+          const auto calls = figures.calls_per_execution.find(group);
+          // Tab-separated (group names may hold spaces); %a: the doubles exactly.
+          std::fprintf(f, "share\t%s\t%s\t%a\t%a\n", op.c_str(), group.c_str(), share,
+                       calls != figures.calls_per_execution.end() ? calls->second : 0.0);
+        }
     std::fprintf(f, "stat watch_inexact_sp %" PRIu64 "\n", engine->watch->inexact_sp_events());
     std::fprintf(f, "stat watch_unknown_frees %" PRIu64 "\n", engine->watch->unknown_frees());
   }
   std::fprintf(f, "total %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", timing->instructions(),
                timing->console_bytes(), timing->cycles());
   std::fclose(f);
+}
+
+// The primitive groups file the QEMU target writes: "<group>\t<pattern>" per line.
+fathom::util::Result<fathom::profile::PrimitiveGroups> read_groups(const std::string& path) {
+  FILE* f = std::fopen(path.c_str(), "r");
+  if (f == nullptr) return fathom::util::fail("cannot read the primitive groups file " + path);
+  fathom::profile::PrimitiveGroups groups;
+  char line[4096];
+  int number = 0;
+  while (std::fgets(line, sizeof line, f) != nullptr) {
+    ++number;
+    std::string text(line);
+    if (!text.empty() && text.back() == '\n') text.pop_back();
+    const size_t tab = text.find('\t');
+    if (tab == std::string::npos || tab == 0 || tab + 1 == text.size()) {
+      std::fclose(f);
+      return fathom::util::fail(path + ":" + std::to_string(number) +
+                                ": expected '<group><TAB><pattern>'");
+    }
+    groups[text.substr(0, tab)].push_back(text.substr(tab + 1));
+  }
+  std::fclose(f);
+  return groups;
 }
 
 // Decimal, or hexadecimal with 0x; nothing else (no sign, space or octal).
@@ -290,7 +330,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
   fathom::model::Board board;
   board.name = "qemu-engine";
   uint32_t console = 0, vtor = 0;
-  std::string elf_path;
+  std::string elf_path, groups_path;
   bool have_console = false;
   for (int i = 0; i < argc; ++i) {
     const std::string_view arg = argv[i];
@@ -303,6 +343,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
       engine->out_path = std::string(value);
     } else if (key == "elf") {
       elf_path = std::string(value);
+    } else if (key == "groups") {
+      groups_path = std::string(value);
     } else if (key == "console") {
       ok = have_console = parse_u32(value, console);
     } else if (key == "vtor") {
@@ -360,7 +402,25 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
     engine->watch = std::make_unique<fathom::profile::MemoryWatch>(
         *engine->image, std::move(*options), [](unsigned r) { return read_register(r); });
     engine->watch->set_memory_reader(read_word);
-    timing->set_observer(engine->watch.get(), [] { return read_register(13); });
+    engine->observers.add(engine->watch.get());
+    if (!groups_path.empty()) {
+      auto groups = read_groups(groups_path);
+      if (!groups) {
+        std::fprintf(stderr, "fathom QEMU engine: %s\n", groups.error().message.c_str());
+        return -1;
+      }
+      auto recorder = fathom::profile::PrimitiveShareRecorder::create(*engine->image, *groups);
+      if (!recorder) {
+        std::fprintf(stderr, "fathom QEMU engine: %s\n", recorder.error().message.c_str());
+        return -1;
+      }
+      engine->share = std::move(*recorder);
+      engine->observers.add(engine->share->observer());
+    }
+    timing->set_observer(engine->observers.get(), [] { return read_register(13); });
+  } else if (!groups_path.empty()) {
+    std::fprintf(stderr, "fathom QEMU engine: groups= needs elf=\n");
+    return -1;
   }
   register_buffer = g_byte_array_new();
   score = qemu_plugin_scoreboard_new(sizeof(uint64_t));

@@ -76,6 +76,20 @@ TEST(CrossCheck, TheFirmwaresMemoryFiguresAreCompared) {
   EXPECT_EQ(c.differences[0], "a: 1056 heap peak bytes on qemu, 1064 on sim");
 }
 
+TEST(CrossCheck, PrimitiveSharesAreComparedWhenBothTracked) {
+  model::OperationResult a = op("a", {10});
+  model::OperationResult b = op("a", {10});
+  a.primitive_share = {{"AES", 0.5}};
+  b.primitive_share = {{"AES", 0.5}};
+  EXPECT_TRUE(cross_check({a}, "qemu", {b}, "sim").differences.empty());
+  b.primitive_share["AES"] = 0.25;
+  const auto c = cross_check({a}, "qemu", {b}, "sim");
+  ASSERT_EQ(c.differences.size(), 1u);
+  EXPECT_EQ(c.differences[0], "a: primitive shares differ between qemu and sim");
+  b.primitive_share.clear();  // not tracked on one side: nothing to compare
+  EXPECT_TRUE(cross_check({a}, "qemu", {b}, "sim").differences.empty());
+}
+
 TEST(CrossCheck, ADifferentNumberOfRunsIsADifference) {
   const auto c = cross_check({op("a", {5, 5})}, "qemu", {op("a", {5})}, "sim");
   ASSERT_EQ(c.differences.size(), 1u);

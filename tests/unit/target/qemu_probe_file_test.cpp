@@ -63,6 +63,32 @@ TEST(QemuProbeFile, VersionTwoCarriesCycles) {
   ASSERT_EQ(p->stats.size(), 2u);
   EXPECT_EQ(p->stats[0].first, "model");
   EXPECT_EQ(p->stats[0].second, "cortex-m33/2 ws=0");
+  // The engine's memory watch: one line per operation execution.
+  auto w = parse_qemu_probes("fathom-qemu-probes 2\nwatch sha256_1k 268435800 1 872 268436000 0 "
+                             "2136 3192 2\ntotal 1 0 2\n");
+  ASSERT_TRUE(w) << w.error().message;
+  ASSERT_EQ(w->executions.size(), 1u);
+  EXPECT_EQ(w->executions[0].operation, "sha256_1k");
+  EXPECT_TRUE(w->executions[0].returned);
+  EXPECT_EQ(w->executions[0].peak_stack_bytes, 872u);
+  EXPECT_EQ(w->executions[0].heap_peak_bytes, 3192u);
+  EXPECT_EQ(w->executions[0].allocations, 2u);
+  expect_error("fathom-qemu-probes 2\nwatch sha256_1k 1 2 872 1 0 0 0 2\ntotal 1 0 2\n",
+               "returned 0|1");
+  expect_error("fathom-qemu-probes 2\nwatch sha256_1k 1 1 872\ntotal 1 0 2\n", "watch");
+  expect_error("fathom-qemu-probes 1\nwatch a 1 1 1 1 1 1 1 1\ntotal 1 0\n", "line 2");
+
+  // The engine's primitive-share tracker: tab-separated, hex floats.
+  auto sh = parse_qemu_probes("fathom-qemu-probes 2\nshare\tecdh_p256_keygen\tbignum\t0x1.f8p-1\t"
+                              "0x1.94ap+12\nshare\tecdh_p256_keygen\tSHA 2\t0\t0\ntotal 1 0 2\n");
+  ASSERT_TRUE(sh) << sh.error().message;
+  EXPECT_EQ(sh->shares.at("ecdh_p256_keygen").at("bignum").first, 0.984375);
+  EXPECT_EQ(sh->shares.at("ecdh_p256_keygen").at("bignum").second, 6474.0);
+  EXPECT_EQ(sh->shares.at("ecdh_p256_keygen").at("SHA 2").first, 0.0);
+  expect_error("fathom-qemu-probes 2\nshare\top\tg\t1.5\t0\ntotal 1 0 2\n", "share 0..1");
+  expect_error("fathom-qemu-probes 2\nshare\top\tg\t0.5\ntotal 1 0 2\n", "share");
+  expect_error("fathom-qemu-probes 2\nshare\top\tg\tnan\t0\ntotal 1 0 2\n", "share");
+
   // Version 1 has no cycles.
   auto v1 = parse_qemu_probes("fathom-qemu-probes 1\nprobe 10 0\ntotal 12 0\n");
   ASSERT_TRUE(v1);
