@@ -297,6 +297,8 @@ util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOpt
       if (options.cross_check && *options.cross_check != target::target_kind(*board, options.target)) {
         target::TargetSettings second = options.target;
         second.kind = *options.cross_check;
+        // The QEMU engine is the QEMU target's: a cross-check on the simulator is the simulator.
+        second.qemu_engine = second.kind == model::TargetKind::kQemu && options.target.qemu_engine;
         auto other = target::make_target(*board, second);
         if (!other) return tl::unexpected(other.error());
         status(fmt::format("cross-checking on {}", (*other)->name()));

@@ -62,7 +62,13 @@ model::TargetKind target_kind(const model::Board& board, const TargetSettings& s
 
 util::Result<std::unique_ptr<Target>> make_target(const model::Board& board,
                                                   const TargetSettings& settings) {
-  switch (target_kind(board, settings)) {
+  const model::TargetKind kind = target_kind(board, settings);
+  if (settings.qemu_engine && kind != model::TargetKind::kQemu)
+    return util::fail_usage(fmt::format(
+        "--qemu-engine model applies to the QEMU target, and board '{}' runs on the {} target: "
+        "use a QEMU board (--board qemu-mps2-an505, qemu-mps2-an386) or --target qemu",
+        board.name, kind == model::TargetKind::kSim ? "sim" : "serial"));
+  switch (kind) {
     case model::TargetKind::kSim:
       if (!board.simulator_can_run())
         return util::fail_usage(fmt::format(

@@ -51,4 +51,8 @@ expect_exit 0 "$FATHOM" run --board qemu-mps2-an505 --config mbedtls --op sha256
   --warmup 0 --qemu-engine model --cross-check sim --no-history
 grep -qF "cross-check of mbedtls on qemu-mps2-an505 (qemu) against sim: 1 operation compared, cycles, instruction counts, memory figures and KATs equal" "$WORK/out" ||
   fail "the table does not report the cycle cross-check: $(cat "$WORK/out")"
+# The engine is the QEMU target's: asked for on a simulator board it is a usage error, not a
+# silent simulator run.
+expect_exit 2 "$FATHOM" run --config mbedtls --op sha256_1k --qemu-engine model --no-history
+expect_err "--qemu-engine model applies to the QEMU target, and board 'sim-m33' runs on the sim target"
 echo "PASS"
