@@ -86,7 +86,9 @@ util::Result<std::unique_ptr<QemuTarget>> QemuTarget::create(QemuTargetSettings 
 
 std::string QemuTarget::measurement_key() const {
   return fmt::format("qemu version={} plugin={}{}", version_, settings_.plugin_sha256,
-                     settings_.engine ? " engine" : "");
+                     settings_.engine ? (settings_.engine_observers ? " engine+observers"
+                                                                    : " engine")
+                                      : "");
 }
 
 util::Result<TargetRun> QemuTarget::run(const ImageToRun& img, const RunParameters& params) {
@@ -106,8 +108,9 @@ util::Result<TargetRun> QemuTarget::run(const ImageToRun& img, const RunParamete
 
   std::string plugin_arguments = fmt::format("{},out={},console={:#x}", settings_.plugin.string(),
                                              probes_file.string(), board.console_address);
-  if (settings_.engine) {
-    plugin_arguments += engine_arguments(board) + ",elf=" + elf.string();
+  if (settings_.engine) plugin_arguments += engine_arguments(board);
+  if (settings_.engine && settings_.engine_observers) {
+    plugin_arguments += ",elf=" + elf.string();
     // The primitive groups for the engine's share tracker, in a file (patterns may hold
     // commas, which -plugin would split at).
     if (!img.primitive_groups.empty()) {

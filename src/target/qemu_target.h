@@ -21,6 +21,8 @@ struct QemuTargetSettings {
   // The plugin is fathom's QEMU engine (src/target/qemu_engine, QEMU 10): it carries the
   // board's timing model, so the run measures cycles too (docs/QEMU-ENGINE.md).
   bool engine = false;
+  // The engine also runs the simulator's memory watch and primitive-share tracker.
+  bool engine_observers = true;
   std::filesystem::path work_dir;             // per-run directories are made inside it
   std::chrono::milliseconds timeout{std::chrono::minutes(30)};  // then QEMU is killed
 };

@@ -48,6 +48,7 @@ util::Result<std::unique_ptr<Target>> make_qemu_engine_target(const TargetSettin
        .plugin = plugin,
        .plugin_sha256 = *digest,
        .engine = true,
+       .engine_observers = settings.qemu_engine_observers,
        .work_dir = settings.work_dir.empty() ? cache / "tmp" : settings.work_dir,
        .timeout = settings.qemu_timeout});
   if (!qemu) return tl::unexpected(qemu.error());

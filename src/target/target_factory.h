@@ -30,6 +30,9 @@ struct TargetSettings {
   // timing model (docs/QEMU-ENGINE.md). `qemu10_binary` empty = the one scripts/build-qemu10.sh
   // built in the cache; `qemu_engine_plugin` empty = libfathom_qemu_engine.so beside fathom.
   bool qemu_engine = false;
+  // ... with the simulator's run observers in the plugin (memory watch, primitive share), as
+  // `fathom run` always has them; off only for `fathom bench`'s bare-model figure.
+  bool qemu_engine_observers = true;
   std::string qemu10_binary;
   std::filesystem::path qemu_engine_plugin;
   // The unpacked pinned `qemu` source (sources.lock), whose plugin header the QEMU target's
