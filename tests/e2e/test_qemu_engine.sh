@@ -11,7 +11,8 @@ need_toolchain
 need_qemu_target
 CACHE="${FATHOM_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/fathom}"
 QEMU10="$CACHE/qemu10-10.0.13/build/qemu-system-arm"
-[ -x "$QEMU10" ] || skip "QEMU 10 is not built ($QEMU10; make qemu10)"
+[ -x "$QEMU10" ] && [ -f "$(dirname "$QEMU10")/.fathom-complete" ] ||
+  skip "QEMU 10 is not built ($QEMU10; make qemu10)"
 # make qemu10 builds QEMU 10 and then fathom with the plugin: one without the other is a bug.
 [ -f "$(dirname "$FATHOM")/libfathom_qemu_engine.so" ] ||
   fail "QEMU 10 is built but $(dirname "$FATHOM")/libfathom_qemu_engine.so is not (configure and build fathom again)"
