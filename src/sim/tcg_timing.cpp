@@ -32,23 +32,22 @@ TcgTiming::Block* TcgTiming::translate(std::span<const TranslatedInstruction> in
   ++stats_.translations;
   const uint32_t start = instructions.empty() ? 0 : instructions.front().address;
   auto& same_start = blocks_[start];
+  std::vector<uint8_t> bytes;
+  for (const auto& t : instructions) bytes.insert(bytes.end(), t.bytes.begin(), t.bytes.end());
   // A block QEMU translates again (after a cache flush, or the same code as a one-off block)
   // keeps its memo when its instructions are the same.
-  for (auto& existing : same_start) {
-    if (existing->addresses.size() != instructions.size()) continue;
-    std::vector<uint8_t> bytes;
-    for (const auto& t : instructions) bytes.insert(bytes.end(), t.bytes.begin(), t.bytes.end());
-    if (bytes == existing->bytes) return existing.get();
-  }
+  for (auto& existing : same_start)
+    if (existing->addresses.size() == instructions.size() && existing->bytes == bytes)
+      return existing.get();
   auto block = std::make_unique<Block>();
   Block& b = *block;
   b.start = start;
+  b.bytes = std::move(bytes);
   b.memoizable = true;
   int it_left = 0;          // instructions of the current IT block still to come
   bool flags_set = false;   // a flag-setting instruction ran inside it
   for (size_t i = 0; i < instructions.size(); ++i) {
     const Instruction insn = decoder_.decode(instructions[i].address, instructions[i].bytes);
-    b.bytes.insert(b.bytes.end(), instructions[i].bytes.begin(), instructions[i].bytes.end());
     uint8_t kind = 0;
     if (it_left > 0) {
       if (flags_set) kind |= Block::kFlags;
