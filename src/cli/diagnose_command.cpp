@@ -23,6 +23,7 @@ struct DiagnoseFlags {
   std::string board;
   double threshold = 0.5;
   double coverage = 90;
+  std::string qemu_engine;  // --qemu-engine model: both profiles on QEMU 10 with the engine
 };
 
 // Operations with timing (their KAT passed) in the image: only those are compared.
@@ -63,8 +64,11 @@ int diagnose(const DiagnoseFlags& flags) {
   if (flags.configurations.size() != 2)
     throw util::FatalError("fathom diagnose needs exactly two --config (A, then B)", kExitUsage);
   const model::Suite suite = load_suite_or_throw(flags.suite);
-  ProfiledImage a = profile_image(suite, flags.configurations[0], flags.board, flags.operations, 1);
-  ProfiledImage b = profile_image(suite, flags.configurations[1], flags.board, flags.operations, 1);
+  const bool engine = flags.qemu_engine == "model";
+  ProfiledImage a =
+      profile_image(suite, flags.configurations[0], flags.board, flags.operations, 1, engine);
+  ProfiledImage b =
+      profile_image(suite, flags.configurations[1], flags.board, flags.operations, 1, engine);
   // Correctness gates comparison too: drop the profiles of operations whose KAT failed.
   const std::set<std::string> ta = timed(a.image), tb = timed(b.image);
   auto keep_timed = [](profile::ProfileSet& set, const std::set<std::string>& ok) {
@@ -191,6 +195,10 @@ void register_diagnose_command(CLI::App& app, CommandState& state) {
   cmd->add_option("--threshold", flags->threshold, "Unchanged within this percent (default 0.5)");
   cmd->add_option("--coverage", flags->coverage,
                   "List functions until they explain this percent of a change (default 90)");
+  cmd->add_option("--qemu-engine", flags->qemu_engine,
+                  "model: profile both on QEMU 10 with fathom's engine (QEMU boards; "
+                  "docs/QEMU-ENGINE.md)")
+      ->check(CLI::IsMember({"model"}));
   cmd->callback([flags, &state] { state.exit_code = diagnose(*flags); });
 }
 

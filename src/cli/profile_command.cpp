@@ -19,9 +19,11 @@
 #include "profile/export/profile_writer.h"
 #include "profile/function_summary.h"
 #include "profile/inline_expansion.h"
+#include "profile/profile_file.h"
 #include "profile/symbolize.h"
 #include "profile/tracker_options.h"
 #include "target/sim/sim_target.h"
+#include "target/target_factory.h"
 #include "suite/board_loader.h"
 #include "util/error.h"
 
@@ -42,6 +44,7 @@ struct ProfileFlags {
   std::string function;
   bool no_inline = false;
   uint64_t cycle_budget = 10'000'000'000ull;
+  std::string qemu_engine;  // --qemu-engine model: profile on QEMU 10 with fathom's engine
 };
 
 // The functions of `p` by inclusive cycles (profile/function_summary.h), `top` rows (0: all).
@@ -100,8 +103,9 @@ int profile_suite(const ProfileFlags& flags) {
                            kExitUsage);
   (void)outputs(flags);
   const model::Suite suite = load_suite_or_throw(flags.target);
-  ProfiledImage profiled = profile_image(suite, flags.configuration, flags.board,
-                                         {flags.operation}, static_cast<uint32_t>(flags.runs));
+  ProfiledImage profiled =
+      profile_image(suite, flags.configuration, flags.board, {flags.operation},
+                    static_cast<uint32_t>(flags.runs), flags.qemu_engine == "model");
   if (!flags.no_inline) {
     auto debug = elf::DebugInfo::open(profiled.elf_path);
     if (!debug) throw util::FatalError(debug.error().message);
@@ -212,7 +216,7 @@ int profile_elf(const ProfileFlags& flags) {
 
 ProfiledImage profile_image(const model::Suite& suite, const std::string& configuration,
                             const std::string& board, const std::vector<std::string>& operations,
-                            uint32_t runs) {
+                            uint32_t runs, bool qemu_engine) {
   pipeline::RunOptions options;
   if (!configuration.empty()) options.configurations = {configuration};
   else if (!suite.configurations.empty()) options.configurations = {suite.configurations.front().name};
@@ -223,11 +227,30 @@ ProfiledImage profile_image(const model::Suite& suite, const std::string& config
   // Only the first image (configuration x board) is profiled.
   std::unique_ptr<profile::CallTracker> tracker;
   std::filesystem::path elf_path;
-  // The simulator runs it whatever the board's own target: the profile watches execution.
-  options.target.kind = model::TargetKind::kSim;
-  options.target_for_image = [&](const model::Board&, const elf::ElfImage& image,
+  std::optional<std::string> engine_profile;  // the engine's profile file, as text
+  // The simulator runs it whatever the board's own target: the profile watches execution. With
+  // the QEMU engine, QEMU 10 runs it and the engine's plugin watches.
+  options.target.kind = qemu_engine ? model::TargetKind::kQemu : model::TargetKind::kSim;
+  options.target_for_image = [&](const model::Board& b, const elf::ElfImage& image,
                                  const std::filesystem::path& elf)
       -> util::Result<std::unique_ptr<target::Target>> {
+    if (qemu_engine) {
+      if (!b.qemu)
+        return util::fail_usage(fmt::format(
+            "--qemu-engine model profiles on QEMU, and board '{}' has no [qemu] machine: use a "
+            "QEMU board (--board qemu-mps2-an505, qemu-mps2-an386)",
+            b.name));
+      target::TargetSettings settings = options.target;
+      settings.qemu_engine = true;
+      settings.qemu_engine_observers = true;
+      if (elf_path.empty()) {
+        elf_path = elf;
+        settings.qemu_engine_profile = [&engine_profile](std::string text) {
+          engine_profile = std::move(text);
+        };
+      }
+      return target::make_target(b, settings);
+    }
     std::vector<sim::ExecutionObserver*> observers;
     if (!tracker) {
       elf_path = elf;
@@ -242,11 +265,24 @@ ProfiledImage profile_image(const model::Suite& suite, const std::string& config
   profiled.workflows.clear();
   profiled.fairness.reset();
   model::RunResult result = run_suite_or_throw(profiled, options);
-  if (result.images.empty() || !tracker)
+  if (result.images.empty() || elf_path.empty())
     throw util::FatalError("nothing was profiled: no image was built and run");
   ProfiledImage out;
   out.image = std::move(result.images.front());
-  out.profiles = tracker->finish();
+  if (qemu_engine) {
+    if (!engine_profile)
+      throw util::FatalError(fmt::format(
+          "{} on {}: the QEMU engine returned no profile{}", out.image.configuration,
+          out.image.board, out.image.error.empty() ? "" : ": " + out.image.error));
+    auto parsed = profile::parse_profile_file(*engine_profile);
+    if (!parsed)
+      throw util::FatalError(fmt::format("{} on {}: the QEMU engine's profile: {}",
+                                         out.image.configuration, out.image.board,
+                                         parsed.error().message));
+    out.profiles = std::move(*parsed);
+  } else {
+    out.profiles = tracker->finish();
+  }
   auto debug = elf::DebugInfo::open(elf_path);
   if (!debug) throw util::FatalError(debug.error().message);
   profile::symbolize(out.profiles, *debug);
@@ -289,7 +325,15 @@ void register_profile_command(CLI::App& app, CommandState& state) {
                 "Leave inlined functions in the function they were inlined into (by default "
                 "each becomes a '(inlined)' frame under it, from DWARF)");
   cmd->add_option("--budget", flags->cycle_budget, "ELF mode: stop after this many cycles");
+  cmd->add_option("--qemu-engine", flags->qemu_engine,
+                  "model: profile on QEMU 10 with fathom's engine, which runs the same call "
+                  "tracker in its plugin (QEMU boards; docs/QEMU-ENGINE.md)")
+      ->check(CLI::IsMember({"model"}));
   cmd->callback([flags, &state] {
+    if (!flags->qemu_engine.empty() && is_elf_file(flags->target))
+      throw util::FatalError("--qemu-engine profiles a suite's image on a QEMU board; a bare "
+                             "ELF file runs on the simulator",
+                             kExitUsage);
     state.exit_code = is_elf_file(flags->target) ? profile_elf(*flags) : profile_suite(*flags);
   });
 }

@@ -18,9 +18,11 @@ struct ProfiledImage {
 
 // Builds and runs `configuration` (empty: the suite's first) on `board` (empty: the suite's
 // first) with `operations` (empty: the suite's), `runs` timed runs and no warm-up, with a call
-// tracker on the run. Throws util::FatalError when nothing could run.
+// tracker on the run. On the simulator whatever the board's own target; with `qemu_engine`, on
+// QEMU 10 with fathom's engine, whose plugin runs the same call tracker (a QEMU board only; a
+// usage error otherwise). Throws util::FatalError when nothing could run.
 ProfiledImage profile_image(const model::Suite& suite, const std::string& configuration,
                             const std::string& board, const std::vector<std::string>& operations,
-                            uint32_t runs);
+                            uint32_t runs, bool qemu_engine = false);
 
 }  // namespace fathom::cli

@@ -85,10 +85,11 @@ util::Result<std::unique_ptr<QemuTarget>> QemuTarget::create(QemuTargetSettings 
 }
 
 std::string QemuTarget::measurement_key() const {
-  return fmt::format("qemu version={} plugin={}{}", version_, settings_.plugin_sha256,
+  return fmt::format("qemu version={} plugin={}{}{}", version_, settings_.plugin_sha256,
                      settings_.engine ? (settings_.engine_observers ? " engine+observers"
                                                                     : " engine")
-                                      : "");
+                                      : "",
+                     settings_.engine_profile ? " profile" : "");
 }
 
 util::Result<TargetRun> QemuTarget::run(const ImageToRun& img, const RunParameters& params) {
@@ -122,6 +123,9 @@ util::Result<TargetRun> QemuTarget::run(const ImageToRun& img, const RunParamete
       plugin_arguments += ",groups=" + groups.string();
     }
   }
+  const fs::path profile_file = dir->path() / "profile.txt";
+  const bool profiling = settings_.engine && settings_.engine_observers && settings_.engine_profile;
+  if (profiling) plugin_arguments += ",profile=" + profile_file.string();
   std::vector<std::string> argv = {settings_.binary, "-M", board.qemu->machine};
   if (!board.qemu->cpu.empty()) argv.insert(argv.end(), {"-cpu", board.qemu->cpu});
   argv.insert(argv.end(),
@@ -229,6 +233,12 @@ util::Result<TargetRun> QemuTarget::run(const ImageToRun& img, const RunParamete
             "a block left early at an unknown point): its cycles are not exact",
             value));
     }
+  }
+  if (profiling) {
+    if (std::optional<std::string> text = read_file(profile_file))
+      settings_.engine_profile(std::move(*text));
+    else if (probes)
+      run.errors.push_back("the QEMU engine wrote no profile (" + profile_file.string() + ")");
   }
   run.isolation = std::move(decoded.isolation);
   run.run_order = std::move(decoded.run_order);

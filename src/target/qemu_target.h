@@ -7,6 +7,7 @@
 // every instruction to the board's timing model (`engine`, docs/QEMU-ENGINE.md).
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -23,6 +24,10 @@ struct QemuTargetSettings {
   bool engine = false;
   // The engine also runs the simulator's memory watch and primitive-share tracker.
   bool engine_observers = true;
+  // With the engine and its observers: `fathom profile`'s call tracker runs in the plugin too,
+  // and the text of the profile it wrote (profile/profile_file.h) is handed to this after the
+  // run (not called when the plugin wrote none: then the run has an error).
+  std::function<void(std::string)> engine_profile = {};
   std::filesystem::path work_dir;             // per-run directories are made inside it
   std::chrono::milliseconds timeout{std::chrono::minutes(30)};  // then QEMU is killed
 };

@@ -49,6 +49,7 @@ util::Result<std::unique_ptr<Target>> make_qemu_engine_target(const TargetSettin
        .plugin_sha256 = *digest,
        .engine = true,
        .engine_observers = settings.qemu_engine_observers,
+       .engine_profile = settings.qemu_engine_profile,
        .work_dir = settings.work_dir.empty() ? cache / "tmp" : settings.work_dir,
        .timeout = settings.qemu_timeout});
   if (!qemu) return tl::unexpected(qemu.error());

@@ -4,6 +4,7 @@
 // through this and target/target.h only.
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -33,6 +34,9 @@ struct TargetSettings {
   // ... with the simulator's run observers in the plugin (memory watch, primitive share), as
   // `fathom run` always has them; off only for `fathom bench`'s bare-model figure.
   bool qemu_engine_observers = true;
+  // ... and `fathom profile`'s call tracker, whose profile file's text is handed to this
+  // (target/qemu_target.h QemuTargetSettings::engine_profile).
+  std::function<void(std::string)> qemu_engine_profile = {};
   std::string qemu10_binary;
   std::filesystem::path qemu_engine_plugin;
   // The unpacked pinned `qemu` source (sources.lock), whose plugin header the QEMU target's

@@ -16,6 +16,9 @@
 //   groups=PATH     with elf=: the primitive groups ("<group>\t<pattern>" lines); the
 //                   primitive-share call tracker runs too, one "share" line per operation
 //                   and group
+//   profile=PATH    with elf=: `fathom profile`'s call tracker runs too (profile::CallTracker
+//                   with profile::tracker_options_for the image); its ProfileSet is written
+//                   to PATH at exit (profile/profile_file.h)
 //
 // Output ("fathom-qemu-probes 2", target/qemu_probe_file.h):
 //   probe <instructions_before> <console_bytes_before> <cyccnt>     one per CYCCNT read
@@ -35,6 +38,7 @@ extern "C" {
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -45,6 +49,8 @@ extern "C" {
 #include "model/board.h"
 #include "profile/memory_watch.h"
 #include "profile/primitive_share.h"
+#include "profile/profile_file.h"
+#include "profile/tracker_options.h"
 #include "sim/observer_fanout.h"
 #include "sim/tcg_timing.h"
 #include "sim/timing/core_timing_model.h"
@@ -74,6 +80,9 @@ struct Engine {
   std::vector<std::string> operation_names;  // the watch's operation indices
   // The primitive-share call tracker (as every `fathom run` on the simulator), with groups=.
   std::unique_ptr<fathom::profile::PrimitiveShareRecorder> share;
+  // `fathom profile`'s call tracker, with profile=PATH.
+  std::unique_ptr<fathom::profile::CallTracker> profiler;
+  std::string profile_path;
   fathom::sim::ObserverFanout observers;
   // Per block, its instructions' refs (a block translated again reuses them).
   std::unordered_map<const TcgTiming::Block*, std::vector<std::unique_ptr<InstructionRef>>> refs;
@@ -257,6 +266,12 @@ void write_at_exit(qemu_plugin_id_t, void*) {
   std::fprintf(f, "total %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", timing->instructions(),
                timing->console_bytes(), timing->cycles());
   std::fclose(f);
+  if (engine->profiler) {
+    std::ofstream out(engine->profile_path, std::ios::binary | std::ios::trunc);
+    fathom::profile::write_profile_file(engine->profiler->finish(), out);
+    if (!out)
+      std::fprintf(stderr, "fathom QEMU engine: cannot write %s\n", engine->profile_path.c_str());
+  }
 }
 
 // The primitive groups file the QEMU target writes: "<group>\t<pattern>" per line.
@@ -345,6 +360,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
       elf_path = std::string(value);
     } else if (key == "groups") {
       groups_path = std::string(value);
+    } else if (key == "profile") {
+      engine->profile_path = std::string(value);
     } else if (key == "console") {
       ok = have_console = parse_u32(value, console);
     } else if (key == "vtor") {
@@ -417,9 +434,14 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
       engine->share = std::move(*recorder);
       engine->observers.add(engine->share->observer());
     }
+    if (!engine->profile_path.empty()) {
+      engine->profiler = std::make_unique<fathom::profile::CallTracker>(
+          fathom::profile::tracker_options_for(*engine->image));
+      engine->observers.add(engine->profiler.get());
+    }
     timing->set_observer(engine->observers.get(), [] { return read_register(13); });
-  } else if (!groups_path.empty()) {
-    std::fprintf(stderr, "fathom QEMU engine: groups= needs elf=\n");
+  } else if (!groups_path.empty() || !engine->profile_path.empty()) {
+    std::fprintf(stderr, "fathom QEMU engine: groups= and profile= need elf=\n");
     return -1;
   }
   register_buffer = g_byte_array_new();
