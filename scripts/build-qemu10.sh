@@ -1,8 +1,7 @@
 #!/bin/bash
 # Builds qemu-system-arm 10.0.13 with TCG plugins (plugin API 4: register reads) from Debian
-# trixie's qemu source package, into the fathom cache, once. Groundwork for the QEMU TCG engine
-# (issue 15 item 2; docs/QEMU-ENGINE.md): nothing in fathom uses this build yet; the prototype
-# plugin src/target/qemu_plugin/fathom_engine_probe.c and tests/e2e/test_qemu10_probe.sh do.
+# trixie's qemu source package, into the fathom cache, once: the QEMU that fathom's QEMU engine
+# (src/target/qemu_engine, `--qemu-engine model`; docs/QEMU-ENGINE.md) runs in.
 #
 #   scripts/build-qemu10.sh     prints the path of the built qemu-system-arm (last line)
 #

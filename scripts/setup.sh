@@ -8,7 +8,7 @@
 set -eu
 
 PACKAGES="
-  cmake ninja-build g++ pkg-config
+  cmake ninja-build g++ pkg-config ccache
   gcc-arm-none-eabi libnewlib-arm-none-eabi picolibc-arm-none-eabi
   libunicorn-dev libcapstone-dev libcli11-dev nlohmann-json3-dev libfmt-dev
   libtomlplusplus-dev libexpected-dev libgtest-dev libelf-dev libdw-dev libsqlite3-dev

@@ -62,6 +62,8 @@ constexpr Mode kModes[] = {
     {"per-instruction reference", target::SimSettings::Hooks::kPerInstruction, false, false},
     {"QEMU engine: model", target::SimSettings::Hooks::kBlock, false, false, true},
     {"QEMU engine: + observers", target::SimSettings::Hooks::kBlock, true, false, true},
+    // As `fathom profile --qemu-engine model` runs: the run observers and the profiler's tracker.
+    {"QEMU engine: + observers + profiler", target::SimSettings::Hooks::kBlock, true, true, true},
 };
 constexpr size_t kModel = 1;
 
@@ -77,6 +79,8 @@ std::string measure(const model::Suite& suite, pipeline::RunOptions options, con
     options.target.kind = model::TargetKind::kQemu;
     options.target.qemu_engine = true;
     options.target.qemu_engine_observers = mode.run_observers;
+    // The profile is made and read back (its text handed over), then dropped.
+    if (mode.profiled) options.target.qemu_engine_profile = [](std::string) {};
     options.fresh = true;
     const model::RunResult result = run_suite_or_throw(suite, options);
     std::string error;
@@ -177,7 +181,7 @@ int bench(const BenchFlags& flags) {
              "pass; best of {} alternating rounds per image; builds excluded)\n\n",
              suite.name, best[kModel].size(), best[kModel].size() == 1 ? "" : "s",
              total[kModel].instructions / 1000000, total[kModel].cycles / 1000000, flags.rounds);
-  fmt::print("{:<26} {:>14} {:>14} {:>16} {:>16}\n", "mode", "M instr/s", "M cycles/s",
+  fmt::print("{:<36} {:>14} {:>14} {:>16} {:>16}\n", "mode", "M instr/s", "M cycles/s",
              "time / counting", "time / model");
   auto ratio = [](const Speed& num, const Speed& den) {
     return den.seconds > 0 ? num.seconds / den.seconds : 0.0;
@@ -185,10 +189,10 @@ int bench(const BenchFlags& flags) {
   for (size_t m = 0; m < kModeCount; ++m) {
     if (best[m].empty()) {
       if (kModes[m].qemu_engine && !engine_error.empty())
-        fmt::print("{:<26} not run: {}\n", kModes[m].name, engine_error);
+        fmt::print("{:<36} not run: {}\n", kModes[m].name, engine_error);
       continue;
     }
-    fmt::print("{:<26} {:>14.1f} {:>14.1f} {:>15.2f}x {:>15.2f}x\n", kModes[m].name,
+    fmt::print("{:<36} {:>14.1f} {:>14.1f} {:>15.2f}x {:>15.2f}x\n", kModes[m].name,
                total[m].instruction_rate(),
                kModes[m].hooks == target::SimSettings::Hooks::kBlockCountOnly
                    ? 0.0
@@ -216,7 +220,8 @@ int bench(const BenchFlags& flags) {
       }))
     fmt::print("QEMU engine: the same images on QEMU 10 with fathom's engine plugin "
                "(--qemu-engine model): the timing model alone, and with the run observers "
-               "(memory watch, primitive-share tracker) in the plugin as `fathom run` has them; "
+               "(memory watch, primitive-share tracker) in the plugin as `fathom run` has them, "
+               "and with `fathom profile`'s call tracker too (--qemu-engine model); "
                "host time is the QEMU process's, start-up included; its instruction totals "
                "differ a little from the simulator's because the firmware prints CYCCNT values "
                "of 0 there (docs/QEMU-ENGINE.md)\n");
