@@ -198,6 +198,19 @@ void Machine::install_operand_hooks(const elf::ElfImage& image) {
         add_operand_hook(a);
       } else if (it_needs_hook(a, range.end)) {
         lazy_it_hooks_.insert(a);
+        // The IT's instructions after a flag-setting one of them: their conditions come from
+        // the flags as they are then, which a hook on each reads (Block::kItFlags).
+        const int count = 4 - std::countr_zero(static_cast<unsigned>(insn.it_firstcond_mask & 0x0F));
+        bool flags_set = false;
+        for (uint32_t b = a + 2, k = 0; k < static_cast<uint32_t>(count) && b < range.end; ++k) {
+          const Instruction& in_it = instruction_at(b);
+          if (flags_set) {
+            flag_hooks_.insert(b);
+            lazy_it_hooks_.insert(b);
+          }
+          flags_set |= in_it.sets_flags;
+          b += in_it.size_bytes ? in_it.size_bytes : 2;
+        }
       }
       a += insn.size_bytes ? insn.size_bytes : 2;
     }
@@ -349,10 +362,21 @@ Machine::Block& Machine::build_block(uint32_t start, uint32_t size_bytes) {
     b.start = start;
     b.size_bytes = size_bytes;
     b.memoizable = true;
+    int it_left = 0;         // instructions of an IT block still to come in this block
+    bool it_flags = false;   // ... after a flag-setting instruction of it
     for (uint32_t pc = start; pc < start + size_bytes;) {
       const Instruction& insn = instruction_at(pc);
       uint8_t kind = 0;
-      if (insn.cls == InstrClass::kIt) kind |= Block::kIt;
+      if (it_left > 0) {
+        if (it_flags && flag_hooks_.count(pc)) kind |= Block::kItFlags;
+        --it_left;
+        it_flags |= insn.sets_flags;
+      }
+      if (insn.cls == InstrClass::kIt) {
+        kind |= Block::kIt;
+        it_left = 4 - std::countr_zero(static_cast<unsigned>(insn.it_firstcond_mask & 0x0F));
+        it_flags = false;
+      }
       if (timing_->uses_operand_values(insn)) {
         kind |= Block::kOperands;
         if (!operand_hooks_.count(pc)) kind |= Block::kUnhookedOperands;
@@ -469,20 +493,32 @@ void Machine::charge_pending(size_t index, uint32_t next_address) {
     const uint32_t pc = b->addresses[i];
     const uint32_t next = i + 1 < n ? b->addresses[i + 1] : next_address;
     if (it_block_.active()) {
+      // A flag-setting instruction of this IT ran before (kItFlags): the condition is decided
+      // from the flags its hook read. Unicorn runs the code hook of an instruction inside an IT
+      // block only when its condition passes, so no reading means it failed.
+      bool flags_read = true;
+      if (b->kinds[i] & Block::kItFlags) {
+        flags_read = false;
+        for (const auto& [address, nzcv] : pending_flags_)
+          if (address == pc) it_block_.set_flags(nzcv), flags_read = true;
+      }
       ItBlock probe = it_block_;
-      const bool executes = it_block_.next_executes();
+      const bool executes = it_block_.next_executes() && flags_read;
       if (!executes) {
         flush_run(i, pc);
         charge(insn, pc, next, false);
         run_first = i + 1;
         continue;
       }
-      // A flag-setting instruction inside the block changes the later conditions, which were
-      // decided from the flags at the IT: the per-instruction mode sees it, this one cannot.
+      // A flag-setting instruction inside the block changes the later conditions: the next
+      // instruction's hook reads the flags (kItFlags); without one (an IT block that goes on
+      // into the next translation block, an image without mapping symbols) this mode cannot
+      // see them, and counts it.
       probe.next_executes();
-      if (insn.sets_flags && probe.active()) ++outcome_.inexact_events;
+      if (insn.sets_flags && probe.active() && !(i + 1 < n && (b->kinds[i + 1] & Block::kItFlags)))
+        ++outcome_.inexact_events;
     }
-    if (b->kinds[i]) {
+    if (b->kinds[i] & (Block::kOperands | Block::kIt | Block::kUnhookedOperands)) {
       std::array<uint32_t, 2> values{0, 0};
       bool found = false;
       for (const auto& [address, v] : pending_operands_)
@@ -603,6 +639,7 @@ void Machine::on_block(uc_engine*, uint64_t address, uint32_t size, void* self_p
     }
   }
   self->pending_operands_.clear();
+  self->pending_flags_.clear();
   self->pending_ = &b;
   self->pending_charged_ = 0;
   self->device_cursor_ = 0;
@@ -689,10 +726,17 @@ std::optional<size_t> Machine::locate_access(uint32_t address) const {
   return std::nullopt;
 }
 
-void Machine::on_operand_code(uc_engine*, uint64_t address, uint32_t, void* self_ptr) {
+void Machine::on_operand_code(uc_engine* uc, uint64_t address, uint32_t, void* self_ptr) {
   auto* self = static_cast<Machine*>(self_ptr);
-  const Instruction& insn = self->instruction_at(static_cast<uint32_t>(address));
-  self->pending_operands_.push_back({static_cast<uint32_t>(address), self->read_operands(insn)});
+  const auto pc = static_cast<uint32_t>(address);
+  const Instruction& insn = self->instruction_at(pc);
+  if (self->flag_hooks_.count(pc)) {
+    uint32_t nzcv = 0;
+    uc_reg_read(uc, UC_ARM_REG_APSR, &nzcv);
+    self->pending_flags_.push_back({pc, nzcv});
+    if (insn.cls != InstrClass::kIt && !self->timing_->uses_operand_values(insn)) return;
+  }
+  self->pending_operands_.push_back({pc, self->read_operands(insn)});
 }
 
 void Machine::on_block_count(uc_engine*, uint64_t address, uint32_t size, void* self_ptr) {
@@ -907,6 +951,7 @@ bool Machine::restore_isolation(uint32_t slot) {
   timing_ = isolation_->timing->clone();
   it_block_.clear();
   pending_operands_.clear();
+  pending_flags_.clear();
   uc_reg_read(uc_, UC_ARM_REG_SP, &block_sp_);
   ++outcome_.isolation_restores;
   if (observer_) observer_->on_restore();
@@ -1152,6 +1197,7 @@ RunOutcome Machine::run(uint64_t cycle_budget) {
   pending_ = nullptr;
   pending_charged_ = 0;
   pending_operands_.clear();
+  pending_flags_.clear();
   it_block_.clear();
   drop_isolation_snapshot();
   // Back to the reset state: an earlier run leaves registers, DWT/DEMCR settings and the timing

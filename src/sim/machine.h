@@ -184,8 +184,10 @@ class Machine {
     std::vector<const Instruction*> instructions;
     std::vector<uint32_t> addresses;
     // Per instruction: kOperands (the model reads its operands), kIt, kUnhookedOperands (the
-    // model reads them but no hook does: read at block start). `special` = any of them.
-    enum : uint8_t { kOperands = 1, kIt = 2, kUnhookedOperands = 4 };
+    // model reads them but no hook does: read at block start), kItFlags (inside an IT block
+    // after a flag-setting instruction of it: a hook reads the flags its condition is decided
+    // from). `special` = any of them.
+    enum : uint8_t { kOperands = 1, kIt = 2, kUnhookedOperands = 4, kItFlags = 8 };
     std::vector<uint8_t> kinds;
     bool special = false;
     bool unhooked = false;
@@ -328,6 +330,10 @@ class Machine {
   // kBlock: operand values (for an IT: the APSR flags) read by the operand hooks, in execution order, not yet charged.
   // Each address runs at most once per block execution, so address -> values is unambiguous.
   std::vector<std::pair<uint32_t, std::array<uint32_t, 2>>> pending_operands_;
+  // kBlock: instructions inside an IT block after a flag-setting one of it (Block::kItFlags),
+  // whose hook reads APSR as they execute; and the flags so read, not yet charged.
+  std::unordered_set<uint32_t> flag_hooks_;
+  std::vector<std::pair<uint32_t, uint32_t>> pending_flags_;
 
   // Execution state during `run`.
   RunOutcome outcome_;

@@ -136,6 +136,15 @@ util::Result<TargetRun> SimTarget::run(const ImageToRun& img, const RunParameter
   run.timing_model = std::move(slots->timing_model);
   run.isolation = std::move(decoded.isolation);
   run.run_order = std::move(decoded.run_order);
+  // Never a silent inexact count: the block mode says when it could not place an event exactly
+  // (sim::RunOutcome::inexact_events; 0 for fathom's images, and tests check it).
+  if (slots->inexact_events > 0)
+    run.errors.push_back(fmt::format(
+        "the simulator's block mode could not place {} events exactly (a divide's operands read "
+        "at its block's start, a device access no instruction of its block makes, or an IT "
+        "condition after a flag-setting instruction it could not see): cycles near them may be "
+        "off; --sim-hooks per-instruction gives the exact counts",
+        slots->inexact_events));
   // The firmware says how it isolated operations; the simulator knows what it did.
   if (run.isolation == "snapshot" && !slots->snapshot)
     run.errors.push_back("the firmware reported snapshot isolation, but the simulator took no "

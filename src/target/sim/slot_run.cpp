@@ -46,11 +46,13 @@ struct Mark {
   size_t console = 0;
   size_t reads = 0;
   size_t executions = 0;
+  uint64_t inexact_events = 0;
 };
 
 Mark mark(const SimSession& s) {
   return {s.outcome.cycles, s.outcome.instructions, s.outcome.console.size(),
-          s.outcome.cycle_counter_reads.size(), s.watch ? s.watch->executions().size() : 0};
+          s.outcome.cycle_counter_reads.size(), s.watch ? s.watch->executions().size() : 0,
+          s.outcome.inexact_events};
 }
 
 // What ran between two stops of one machine.
@@ -60,6 +62,7 @@ struct Piece {
   std::vector<sim::CycleCounterRead> reads;  // instructions counted from the piece's start
   uint64_t cycles = 0;
   uint64_t instructions = 0;
+  uint64_t inexact_events = 0;
   std::vector<profile::OperationMemory> executions;
   std::optional<model::Fault> fault;
   bool exited = false;
@@ -78,6 +81,7 @@ Piece take_piece(const SimSession& s, size_t index, const Mark& from,
   for (auto& r : p.reads) r.instructions -= from.instructions;
   p.cycles = o.cycles - from.cycles;
   p.instructions = o.instructions - from.instructions;
+  p.inexact_events = o.inexact_events - from.inexact_events;
   if (s.watch) {
     auto all = s.watch->executions();
     p.executions.assign(all.begin() + static_cast<std::ptrdiff_t>(from.executions), all.end());
@@ -141,6 +145,7 @@ util::Result<Attempt> attempt(const SlotPlan& plan, const SessionFactory& make_s
       for (const auto& r : p.reads) run.probes.push_back({r.value, instructions + r.instructions});
       instructions += p.instructions;
       run.cycles += p.cycles;
+      run.inexact_events += p.inexact_events;
       run.executions.insert(run.executions.end(), p.executions.begin(), p.executions.end());
     }
     run.instructions = instructions;

@@ -64,6 +64,9 @@ struct SlotRun {
   std::vector<protocol::CycleProbe> probes;  // instructions counted along the pieces
   uint64_t cycles = 0;
   uint64_t instructions = 0;
+  // Block mode: events whose counts it could not place exactly (sim::RunOutcome::
+  // inexact_events), over the pieces.
+  uint64_t inexact_events = 0;
   std::optional<model::Fault> fault;
   bool exited = false;
   bool snapshot = false;  // the firmware took its isolation snapshot

@@ -1,0 +1,105 @@
+// An instruction inside an IT block that sets the flags (CMP, CMN, TST, TEQ and 32-bit flag
+// setters may sit there) decides the conditions of the IT's later instructions. The block mode
+// must charge those later instructions from the flags as they are when each runs, not from the
+// flags at the IT: the same counts as the per-instruction reference, on every core, with no
+// inexact event (docs/TIMING.md "IT blocks").
+//
+// The loop below runs `ITT EQ; CMPEQ r2, r3; LDREQ r4, [r6]` with r0 == r1 (so the IT's EQ
+// holds at the IT) and r2 == r3 only in every other round: the LDR then fails its condition
+// after the CMP changed Z, and a failed load costs less than an executed one.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "elf/elf_image.h"
+#include "sim/machine.h"
+#include "util/subprocess.h"
+#include "fixture_board.h"
+
+namespace fathom::sim {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kSource = R"(
+  .syntax unified
+  .thumb
+  .section .vectors, "a"
+  .word 0x20008000
+  .word reset + 1
+  .text
+  .global reset
+  .type reset, %function
+reset:
+  movs r5, #0
+  ldr r6, =0x20000100
+1:
+  movs r0, #1
+  movs r1, #1
+  and r2, r5, #1
+  movs r3, #0
+  cmp r0, r1
+  itt eq
+  cmpeq r2, r3           @ inside the IT: sets the flags the next condition reads
+  ldreq r4, [r6]         @ executes only when r2 == r3
+  adds r5, r5, #1
+  cmp r5, #16
+  bne 1b
+  ldr r1, =0x40000004    @ the simulator console's EXIT register
+  movs r0, #0
+  str r0, [r1]
+2:
+  b 2b
+  .size reset, . - reset
+  .ltorg
+)";
+
+class ItFlags : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("fathom_it_flags_test_" + std::to_string(::getpid()));
+    fs::create_directories(dir_);
+    std::ofstream(dir_ / "it.S") << kSource;
+    auto built = util::run_process({"arm-none-eabi-gcc", "-mcpu=cortex-m4", "-mthumb",
+                                    "-nostdlib", "-Wl,--section-start=.vectors=0",
+                                    "-Wl,-Ttext=0x100", "-Wl,-e,reset", (dir_ / "it.S").string(),
+                                    "-o", (dir_ / "it.elf").string()});
+    if (!built) GTEST_SKIP() << "arm-none-eabi-gcc is not available";
+    ASSERT_EQ(built->exit_code, 0) << built->stderr_text;
+    auto image = elf::ElfImage::load(dir_ / "it.elf");
+    ASSERT_TRUE(image) << image.error().message;
+    image_ = std::make_unique<elf::ElfImage>(std::move(*image));
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  RunOutcome run(const std::string& core, HookMode mode) {
+    model::Board board = fathom::testing::fixture_board();
+    board.core = core;
+    auto m = Machine::create(board, mode);
+    EXPECT_TRUE(m) << m.error().message;
+    if (!m) return {};
+    auto loaded = (*m)->load(*image_);
+    EXPECT_TRUE(loaded) << loaded.error().message;
+    return (*m)->run(100'000);
+  }
+
+  fs::path dir_;
+  std::unique_ptr<elf::ElfImage> image_;
+};
+
+TEST_F(ItFlags, ConditionsAfterAFlagSetterInsideAnItUseTheNewFlags) {
+  for (const char* core : {"cortex-m33", "cortex-m4", "cortex-m3"}) {
+    SCOPED_TRACE(core);
+    const RunOutcome reference = run(core, HookMode::kPerInstruction);
+    const RunOutcome block = run(core, HookMode::kBlock);
+    ASSERT_TRUE(reference.exited && block.exited);
+    EXPECT_EQ(block.instructions, reference.instructions);
+    EXPECT_EQ(block.cycles, reference.cycles);
+    EXPECT_EQ(block.inexact_events, 0u);
+  }
+}
+
+}  // namespace
+}  // namespace fathom::sim
