@@ -20,9 +20,30 @@ expect_exit 2 "$FATHOM" run --format yaml
 expect_exit 2 "$FATHOM" run --runs 0
 expect_exit 2 "$FATHOM" frobnicate
 
+# Unknown boards and libraries are usage errors caught when the suite or the flags are read: at
+# the name's FILE:LINE:COL, with the valid names (the nearest first), and no results table.
 printf '[suite]\nname = "x"\nboards = ["no-such-board"]\n[[configuration]]\nname = "a"\nlibrary = "mbedtls"\n' > "$WORK/board.toml"
-expect_exit 1 "$FATHOM" run "$WORK/board.toml"
-grep -q "unknown board 'no-such-board'" "$WORK/out" "$WORK/err" || fail "no unknown-board message"
+expect_exit 2 "$FATHOM" run "$WORK/board.toml"
+expect_err "board.toml:3:11: unknown board 'no-such-board'; available boards: "
+expect_err "sim-m33"
+[ ! -s "$WORK/out" ] || { cat "$WORK/out"; fail "a results table for an unknown board"; }
+expect_exit 2 "$FATHOM" list "$WORK/board.toml"
+expect_err "board.toml:3:11: unknown board 'no-such-board'"
+printf '[suite]\nname = "x"\nboards = ["sim-m33"]\n[[configuration]]\nname = "a"\nlibrary = "mbedtsl"\n' > "$WORK/library.toml"
+expect_exit 2 "$FATHOM" run "$WORK/library.toml"
+expect_err "library.toml:6:11: unknown library 'mbedtsl'; did you mean 'mbedtls'? available libraries: mbedtls, "
+[ ! -s "$WORK/out" ] || { cat "$WORK/out"; fail "a results table for an unknown library"; }
+printf '[suite]\nname = "x"\nboards = ["sim-m33"]\n[[configuration]]\nname = "a"\nlibrary = "mbedtls"\nwith_libraries = ["nosuch"]\n' > "$WORK/with.toml"
+expect_exit 2 "$FATHOM" run "$WORK/with.toml"
+expect_err "with.toml:7:19: unknown library 'nosuch'; available libraries: "
+for cmd in run size "profile --op sha256_64" "diagnose --config mbedtls --config mbedtls-no-nist-optim"; do
+  # shellcheck disable=SC2086
+  expect_exit 2 "$FATHOM" $cmd --board sim-m34
+  expect_err "unknown board 'sim-m34'; did you mean 'sim-m3', 'sim-m33' or 'sim-m4'? available boards: sim-m3, sim-m33, sim-m4, "
+  [ ! -s "$WORK/out" ] || { cat "$WORK/out"; fail "$cmd: output for an unknown --board"; }
+done
+expect_exit 2 "$FATHOM" run --board nosuch
+expect_err "unknown board 'nosuch'; available boards: "
 
 FATHOM_ARM_GCC=/nonexistent/arm-none-eabi-gcc expect_exit 1 "$FATHOM" run --runs 1
 expect_err "cross compiler"
