@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "cli/paths.h"
+#include "cli/profile_input.h"
 #include "cli/profile_session.h"
 #include "cli/suite_session.h"
 #include "elf/debug_info.h"
@@ -145,13 +146,6 @@ int profile_suite(const ProfileFlags& flags) {
   print_summary(out, p, flags.top);
   write_profile(flags, out);
   return kExitOk;
-}
-
-bool is_elf_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  char magic[4] = {};
-  return in.read(magic, 4) && magic[0] == 0x7f && magic[1] == 'E' && magic[2] == 'L' &&
-         magic[3] == 'F';
 }
 
 // A bare-metal ELF that is not a fathom image: its console is semihosting (newlib rdimon).
@@ -330,11 +324,15 @@ void register_profile_command(CLI::App& app, CommandState& state) {
                   "tracker in its plugin (QEMU boards; docs/QEMU-ENGINE.md)")
       ->check(CLI::IsMember({"model"}));
   cmd->callback([flags, &state] {
-    if (!flags->qemu_engine.empty() && is_elf_file(flags->target))
+    auto input = classify_profile_input(flags->target);
+    if (!input)
+      throw util::FatalError(input.error().message,
+                             input.error().is_usage ? kExitUsage : kExitFailure);
+    if (!flags->qemu_engine.empty() && *input == ProfileInput::kElf)
       throw util::FatalError("--qemu-engine profiles a suite's image on a QEMU board; a bare "
                              "ELF file runs on the simulator",
                              kExitUsage);
-    state.exit_code = is_elf_file(flags->target) ? profile_elf(*flags) : profile_suite(*flags);
+    state.exit_code = *input == ProfileInput::kElf ? profile_elf(*flags) : profile_suite(*flags);
   });
 }
 

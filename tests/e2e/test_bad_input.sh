@@ -45,6 +45,26 @@ done
 expect_exit 2 "$FATHOM" run --board nosuch
 expect_err "unknown board 'nosuch'; available boards: "
 
+# fathom profile FILE: an ELF by its magic bytes, whatever the name; anything else that is not a
+# .toml suite is "not an ELF file" with its first bytes, a missing file "no such file". Suite
+# names and .toml paths still reach the suite path (which then asks for --op).
+printf 'hello\n' > "$WORK/notes.txt"
+expect_exit 2 "$FATHOM" profile "$WORK/notes.txt"
+expect_err "fathom: $WORK/notes.txt is not an ELF file (first bytes 68 65 6c 6c 6f 0a \"hello.\"; an ELF starts with 7f 45 4c 46)"
+cp "$WORK/board.toml" "$WORK/suite.elf"
+expect_exit 2 "$FATHOM" profile "$WORK/suite.elf" --op sha256_64
+expect_err "suite.elf is not an ELF file (first bytes 5b 73 75 69 74 65 5d 0a \"[suite].\""
+expect_exit 2 "$FATHOM" profile "$WORK/missing.elf"
+expect_err "fathom: $WORK/missing.elf: no such file"
+expect_exit 2 "$FATHOM" profile firmware.bin
+expect_err "fathom: firmware.bin: no such file"
+for suite in default "$SRC/suites/default.toml"; do
+  expect_exit 2 "$FATHOM" profile "$suite"
+  expect_err "fathom profile on a suite needs --op OPERATION"
+done
+expect_exit 2 "$FATHOM" profile no-such-suite --op sha256_64
+expect_err "unknown suite 'no-such-suite'"
+
 FATHOM_ARM_GCC=/nonexistent/arm-none-eabi-gcc expect_exit 1 "$FATHOM" run --runs 1
 expect_err "cross compiler"
 
