@@ -18,7 +18,20 @@ expect_err "unknown configuration 'no-such-config'"
 
 expect_exit 2 "$FATHOM" run --format yaml
 expect_exit 2 "$FATHOM" run --runs 0
+# An unknown subcommand says so, suggests the nearest one when there is an obvious one, and
+# lists the commands; so does a missing one, and the same for baseline's subcommands.
 expect_exit 2 "$FATHOM" frobnicate
+expect_err "fathom: unknown command 'frobnicate'; available commands: run, merge, list, "
+expect_exit 2 "$FATHOM" rnu --op sha256_64
+expect_err "fathom: unknown command 'rnu'; did you mean 'run'? available commands: run, merge, "
+expect_exit 2 "$FATHOM" comapre a.json b.json
+expect_err "unknown command 'comapre'; did you mean 'compare'? available commands: compare, run, "
+expect_exit 2 "$FATHOM"
+expect_err "fathom: a command is required; available commands: run, "
+expect_exit 2 "$FATHOM" baseline sett main 1
+expect_err "fathom: unknown baseline command 'sett'; did you mean 'set'? available baseline commands: set, list"
+expect_exit 2 "$FATHOM" run --bogus
+expect_err "fathom: The following argument was not expected: --bogus"
 
 # Unknown boards and libraries are usage errors caught when the suite or the flags are read: at
 # the name's FILE:LINE:COL, with the valid names (the nearest first), and no results table.
