@@ -52,7 +52,7 @@ class LazyStore {
  public:
   explicit LazyStore(std::string db) : db_(std::move(db)) {}
   history::RunStore& get() {
-    if (!store_) store_.emplace(open_history_or_throw(db_));
+    if (!store_) store_.emplace(open_history_or_throw(db_, history::RunStore::Access::kRead));
     return *store_;
   }
 

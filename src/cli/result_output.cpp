@@ -26,7 +26,7 @@ void write_file(const std::filesystem::path& path, const report::Writer& writer,
 // printed and written, so a history problem is a warning on stderr.
 void store_history(const ResultOutput& output, const model::RunResult& result) {
   try {
-    history::RunStore store = open_history_or_throw(output.db);
+    history::RunStore store = open_history_or_throw(output.db, history::RunStore::Access::kCreate);
     auto id = store.store(result, history::current_run_context(output.name));
     if (!id) {
       fmt::print(stderr, "fathom: warning: run not stored in the history: {}\n",
