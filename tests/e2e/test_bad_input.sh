@@ -78,6 +78,21 @@ done
 expect_exit 2 "$FATHOM" profile no-such-suite --op sha256_64
 expect_err "unknown suite 'no-such-suite'"
 
+# --out names a directory for every command (run, merge, profile: test_profile): an existing
+# file, or a missing name with a file's extension, is a usage error before anything runs, and
+# the file is left as it was.
+printf 'keep' > "$WORK/results.txt"
+for cmd in "run --op sha256_64 --runs 1 --no-history" "merge $WORK/no-such-shard.json"; do
+  # shellcheck disable=SC2086
+  expect_exit 2 "$FATHOM" $cmd --out "$WORK/results.txt"
+  expect_err "fathom: --out '$WORK/results.txt' is a file, not a directory; --out names a directory, and fathom writes its files into it (run and merge: results.json and results.<format>; profile: one file per --format). Give a directory, e.g. --out $WORK/results"
+  [ "$(cat "$WORK/results.txt")" = keep ] || fail "$cmd: the --out file was changed"
+  # shellcheck disable=SC2086
+  expect_exit 2 "$FATHOM" $cmd --out "$WORK/new/results.json"
+  expect_err "fathom: --out '$WORK/new/results.json' looks like a file name; --out names a directory"
+  [ ! -e "$WORK/new" ] || fail "$cmd: --out results.json became a directory"
+done
+
 FATHOM_ARM_GCC=/nonexistent/arm-none-eabi-gcc expect_exit 1 "$FATHOM" run --runs 1
 expect_err "cross compiler"
 
