@@ -131,7 +131,8 @@ std::string coverage_text(const compare::Coverage& c) {
   std::string out = fmt::format("{} operation{} in both", c.in_both, c.in_both == 1 ? "" : "s");
   std::string one_sided;
   if (c.only_in_a) one_sided += fmt::format("{} only in A", c.only_in_a);
-  if (c.only_in_b) one_sided += fmt::format("{}{} only in B", one_sided.empty() ? "" : ", ", c.only_in_b);
+  if (c.only_in_b)
+    one_sided += fmt::format("{}{} only in B", one_sided.empty() ? "" : ", ", c.only_in_b);
   return out + "; " + one_sided + ", not compared";
 }
 
@@ -329,8 +330,8 @@ int compare_command(const CompareFlags& flags) {
   // Nothing in common means nothing judged: a gate pointed at the wrong files must not pass.
   if (compare::coverage(comparison).in_both == 0)
     throw util::FatalError(
-        "nothing to compare: A and B have no operation in common\n" + contents_text("A", a) +
-            "\n" + contents_text("B", b) +
+        "nothing to compare: A and B have no operation in common\n" + contents_text("A", a) + "\n" +
+            contents_text("B", b) +
             "\ncompare results of the same operations (the same suite, --config and --op), or "
             "check that these are the files or runs you meant",
         kExitUsage);

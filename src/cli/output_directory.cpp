@@ -27,16 +27,15 @@ util::Result<void> check_output_directory(const std::string& out) {
   const fs::file_status status = fs::status(out, ec);
   if (fs::exists(status)) {
     if (fs::is_directory(status)) return {};
-    return util::fail_usage(fmt::format(
-        "--out '{}' is a file, not a directory; {}. Give a directory, e.g. --out {}",
-        out, kMeaning, (fs::path(out).parent_path() / "results").string()));
+    return util::fail_usage(
+        fmt::format("--out '{}' is a file, not a directory; {}. Give a directory, e.g. --out {}",
+                    out, kMeaning, (fs::path(out).parent_path() / "results").string()));
   }
   const std::string extension = fs::path(out).extension().string();
-  if (std::find(kFileExtensions.begin(), kFileExtensions.end(), extension) !=
-      kFileExtensions.end())
-    return util::fail_usage(fmt::format(
-        "--out '{}' looks like a file name; {}. Give a directory, e.g. --out {}", out, kMeaning,
-        (fs::path(out).parent_path() / "results").string()));
+  if (std::find(kFileExtensions.begin(), kFileExtensions.end(), extension) != kFileExtensions.end())
+    return util::fail_usage(
+        fmt::format("--out '{}' looks like a file name; {}. Give a directory, e.g. --out {}", out,
+                    kMeaning, (fs::path(out).parent_path() / "results").string()));
   return {};
 }
 

@@ -46,14 +46,12 @@ util::Result<ProfileInput> classify_profile_input(const std::string& target) {
   if (count >= 4 && head[0] == 0x7f && head[1] == 'E' && head[2] == 'L' && head[3] == 'F')
     return ProfileInput::kElf;
   if (fs::path(target).extension() == ".toml") return ProfileInput::kSuite;
-  if (!in.is_open())
-    return util::fail(fmt::format("cannot read {}", target));
+  if (!in.is_open()) return util::fail(fmt::format("cannot read {}", target));
   if (count == 0)
-    return util::fail_usage(
-        fmt::format("{} is empty, not an ELF file; {}", target, kWhatToGive));
-  return util::fail_usage(fmt::format(
-      "{} is not an ELF file (first bytes {}; an ELF starts with 7f 45 4c 46); {}", target,
-      bytes_text(head.data(), count), kWhatToGive));
+    return util::fail_usage(fmt::format("{} is empty, not an ELF file; {}", target, kWhatToGive));
+  return util::fail_usage(
+      fmt::format("{} is not an ELF file (first bytes {}; an ELF starts with 7f 45 4c 46); {}",
+                  target, bytes_text(head.data(), count), kWhatToGive));
 }
 
 }  // namespace fathom::cli

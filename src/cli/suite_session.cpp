@@ -1,7 +1,7 @@
 #include "cli/suite_session.h"
 
-#include "cli/cli.h"
 #include "build/library_description.h"
+#include "cli/cli.h"
 #include "cli/paths.h"
 #include "suite/board_loader.h"
 #include "suite/suite_loader.h"

@@ -176,7 +176,6 @@ class Transaction {
   bool open_ = false;
 };
 
-
 // The fathom_meta marker of a database with fathom's application id: the application name and
 // a schema version this fathom reads; a refusal naming `path` otherwise.
 util::Result<void> check_marker(SqliteDatabase& db, const fs::path& path) {
@@ -186,7 +185,8 @@ util::Result<void> check_marker(SqliteDatabase& db, const fs::path& path) {
   std::string application, version;
   while (true) {
     auto row = marker->step();
-    if (!row) return tl::unexpected(refuse(path, "is damaged (SQLite: " + row.error().message + ")"));
+    if (!row)
+      return tl::unexpected(refuse(path, "is damaged (SQLite: " + row.error().message + ")"));
     if (!*row) break;
     if (marker->column_text(0) == "application") application = marker->column_text(1);
     if (marker->column_text(0) == "schema_version") version = marker->column_text(1);
@@ -196,10 +196,10 @@ util::Result<void> check_marker(SqliteDatabase& db, const fs::path& path) {
   int schema = 0;
   std::from_chars(version.data(), version.data() + version.size(), schema);
   if (schema > kSchemaVersion)
-    return tl::unexpected(refuse(
-        path, fmt::format("was written by a newer fathom (schema {}, this one reads {}); "
-                          "use that fathom",
-                          version, kSchemaVersion)));
+    return tl::unexpected(
+        refuse(path, fmt::format("was written by a newer fathom (schema {}, this one reads {}); "
+                                 "use that fathom",
+                                 version, kSchemaVersion)));
   if (schema < 1) return tl::unexpected(refuse(path, "has no valid schema version: it is damaged"));
   return {};
 }
@@ -241,10 +241,11 @@ util::Result<std::optional<SqliteDatabase>> open_read_only(const fs::path& path)
   }
   if (auto marked = check_marker(*db, path); !marked) return tl::unexpected(marked.error());
   for (const auto& added : kAddedColumns) {
-    auto has = db->query_int(fmt::format(
-        "SELECT count(*) FROM pragma_table_info('{}') WHERE name = '{}'", added.table,
-        added.column));
-    if (!has) return tl::unexpected(refuse(path, "is damaged (SQLite: " + has.error().message + ")"));
+    auto has =
+        db->query_int(fmt::format("SELECT count(*) FROM pragma_table_info('{}') WHERE name = '{}'",
+                                  added.table, added.column));
+    if (!has)
+      return tl::unexpected(refuse(path, "is damaged (SQLite: " + has.error().message + ")"));
     if (has->value_or(0) == 0) return std::optional<SqliteDatabase>{};
   }
   return std::optional<SqliteDatabase>{std::move(*db)};

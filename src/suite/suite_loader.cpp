@@ -254,8 +254,8 @@ util::Result<model::Suite> parse_suite(std::string_view text, std::string source
         "boards", "[suite] needs 'boards' with at least one board, e.g. boards = [\"sim-m33\"]"));
   suite.boards = std::move(**boards);
   if (known)
-    if (auto error = unknown_element((*header)->get("boards"), source_name, known->boards,
-                                     "board", "boards"))
+    if (auto error = unknown_element((*header)->get("boards"), source_name, known->boards, "board",
+                                     "boards"))
       return tl::unexpected(std::move(*error));
 
   FATHOM_TRY(runs, s.integer("runs", 1, kMaxRuns));

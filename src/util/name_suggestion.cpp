@@ -49,7 +49,10 @@ std::string unknown_name_message(std::string_view kind, std::string_view plural,
       ordered.push_back(candidate);
   std::string suggestion;
   for (size_t i = 0; i < nearest.size(); ++i)
-    suggestion += fmt::format("{}'{}'", i == 0 ? "" : i + 1 == nearest.size() ? " or " : ", ",
+    suggestion += fmt::format("{}'{}'",
+                              i == 0                    ? ""
+                              : i + 1 == nearest.size() ? " or "
+                                                        : ", ",
                               nearest[i]);
   return fmt::format("unknown {} '{}'; {}available {}: {}", kind, name,
                      suggestion.empty() ? "" : "did you mean " + suggestion + "? ", plural,

@@ -15,8 +15,9 @@ class ProfileInputTest : public ::testing::Test {
  protected:
   void SetUp() override {
     dir_ = fs::temp_directory_path() /
-           ("fathom-profile-input-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
-            "-" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+           ("fathom-profile-input-" +
+            std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::create_directories(dir_);
   }
   void TearDown() override { fs::remove_all(dir_); }
@@ -31,18 +32,23 @@ class ProfileInputTest : public ::testing::Test {
 };
 
 TEST_F(ProfileInputTest, TheElfMagicDecidesNotTheName) {
-  EXPECT_EQ(classify_profile_input(write("firmware", std::string("\x7f" "ELF\x01\x01\x01", 7))),
+  EXPECT_EQ(classify_profile_input(write("firmware", std::string("\x7f"
+                                                                 "ELF\x01\x01\x01",
+                                                                 7))),
             ProfileInput::kElf);
-  EXPECT_EQ(classify_profile_input(write("odd.toml", std::string("\x7f" "ELF", 4))),
+  EXPECT_EQ(classify_profile_input(write("odd.toml", std::string("\x7f"
+                                                                 "ELF",
+                                                                 4))),
             ProfileInput::kElf);
   const std::string fake = write("fake.elf", "hello\n");
   auto got = classify_profile_input(fake);
   ASSERT_FALSE(got.has_value());
   EXPECT_TRUE(got.error().is_usage);
   EXPECT_EQ(got.error().message,
-            fake + " is not an ELF file (first bytes 68 65 6c 6c 6f 0a \"hello.\"; an ELF starts "
-                   "with 7f 45 4c 46); give a bare-metal ELF file, or a suite name or .toml suite "
-                   "file with --op");
+            fake +
+                " is not an ELF file (first bytes 68 65 6c 6c 6f 0a \"hello.\"; an ELF starts "
+                "with 7f 45 4c 46); give a bare-metal ELF file, or a suite name or .toml suite "
+                "file with --op");
 }
 
 TEST_F(ProfileInputTest, SuitesStayAsTheyWere) {
@@ -63,8 +69,9 @@ TEST_F(ProfileInputTest, MissingEmptyAndDirectoryAreSaidSo) {
 
   const std::string empty = write("empty", "");
   EXPECT_EQ(classify_profile_input(empty).error().message,
-            empty + " is empty, not an ELF file; give a bare-metal ELF file, or a suite name or "
-                    ".toml suite file with --op");
+            empty +
+                " is empty, not an ELF file; give a bare-metal ELF file, or a suite name or "
+                ".toml suite file with --op");
   auto directory = classify_profile_input(dir_.string());
   ASSERT_FALSE(directory.has_value());
   EXPECT_NE(directory.error().message.find("is a directory, not an ELF file"), std::string::npos);

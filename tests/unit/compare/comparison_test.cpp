@@ -109,9 +109,9 @@ TEST(Comparison, MissingOperationsOnEitherSide) {
 }
 
 TEST(Comparison, CoverageCountsSharedAndOneSidedOperations) {
-  auto c = compare_runs(run_of({timed("only_a", {10}), timed("both", {10}), kat_failed("kat")}),
-                        run_of({timed("both", {10}), timed("only_b", {10}), timed("kat", {10})}),
-                        {});
+  auto c =
+      compare_runs(run_of({timed("only_a", {10}), timed("both", {10}), kat_failed("kat")}),
+                   run_of({timed("both", {10}), timed("only_b", {10}), timed("kat", {10})}), {});
   const Coverage got = coverage(c);
   EXPECT_EQ(got.in_both, 2u);  // "kat" is in both, with no timing on A
   EXPECT_EQ(got.only_in_a, 1u);

@@ -170,7 +170,8 @@ TEST_F(RunStoreTest, KeepsTheWholeRun) {
 // from the per-part columns with everything those kept; a run stored now keeps everything.
 // The previous fathom's database (tests/fixtures/previous_results/history.sql) at `db`.
 void write_previous_fathom_database(const fs::path& db) {
-  std::ifstream in(std::string(fathom::util::source_dir()) + "/tests/fixtures/previous_results/history.sql");
+  std::ifstream in(std::string(fathom::util::source_dir()) +
+                   "/tests/fixtures/previous_results/history.sql");
   ASSERT_TRUE(in.good());
   const std::string sql{std::istreambuf_iterator<char>(in), {}};
   sqlite3* raw = nullptr;

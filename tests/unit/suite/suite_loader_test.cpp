@@ -192,7 +192,8 @@ boards = ["sim-m33", "sim-m34"]
 [[configuration]]
 name = "a"
 library = "mbedtls"
-)", "s.toml", &known);
+)",
+                           "s.toml", &known);
   ASSERT_FALSE(board.has_value());
   EXPECT_TRUE(board.error().is_usage);
   EXPECT_EQ(board.error().message,
@@ -208,7 +209,8 @@ library = "mbedtls"
             "s.toml:7:11: unknown library 'mbedtsl'; did you mean 'mbedtls'? available "
             "libraries: mbedtls, pqclean, wolfssl");
 
-  auto with = parse_suite(kValid + "with_libraries = [\"pqclean\", \"nosuch\"]\n", "s.toml", &known);
+  auto with =
+      parse_suite(kValid + "with_libraries = [\"pqclean\", \"nosuch\"]\n", "s.toml", &known);
   ASSERT_FALSE(with.has_value());
   EXPECT_TRUE(with.error().is_usage);
   EXPECT_EQ(with.error().message,

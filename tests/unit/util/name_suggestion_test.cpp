@@ -20,8 +20,8 @@ TEST(NameSuggestion, EditDistanceCountsEditsAndAdjacentSwaps) {
 }
 
 TEST(NameSuggestion, NearestIsTheClosestObviousTypo) {
-  const std::vector<std::string> commands = {"run", "merge", "list", "sources", "bench",
-                                             "history", "size", "profile", "compare"};
+  const std::vector<std::string> commands = {"run",     "merge", "list",    "sources", "bench",
+                                             "history", "size",  "profile", "compare"};
   EXPECT_EQ(nearest_names("rnu", commands), std::vector<std::string>{"run"});
   EXPECT_EQ(nearest_names("comapre", commands), std::vector<std::string>{"compare"});
   EXPECT_EQ(nearest_names("frobnicate", commands), std::vector<std::string>{});
