@@ -50,8 +50,8 @@ util::Result<void> validate_options(const model::Suite& suite, const RunOptions&
     if (!known) {
       std::vector<std::string> names;
       for (const auto& c : suite.configurations) names.push_back(c.name);
-      return util::fail_usage(fmt::format("unknown configuration '{}' in suite '{}' (it has: {})", name,
-                                    suite.name, fmt::join(names, ", ")));
+      return util::fail_usage(util::unknown_name_message(
+          "configuration", fmt::format("configurations in suite '{}'", suite.name), name, names));
     }
   }
   // --board names, checked before anything is built (a board in the suite file is checked

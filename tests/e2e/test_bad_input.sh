@@ -14,7 +14,9 @@ expect_exit 2 "$FATHOM" run "$WORK/broken.toml"
 expect_err "broken.toml:1:"
 
 expect_exit 2 "$FATHOM" run --config no-such-config
-expect_err "unknown configuration 'no-such-config'"
+expect_err "unknown configuration 'no-such-config'; available configurations in suite 'default': mbedtls, mbedtls-no-nist-optim"
+expect_exit 2 "$FATHOM" run --config mbedtsl
+expect_err "unknown configuration 'mbedtsl'; did you mean 'mbedtls'? available configurations in suite 'default': mbedtls, "
 
 expect_exit 2 "$FATHOM" run --format yaml
 expect_exit 2 "$FATHOM" run --runs 0
