@@ -1,6 +1,7 @@
 #include "build/library_description.h"
 
 #include "util/glob.h"
+#include "util/name_suggestion.h"
 
 #include <fmt/core.h>
 #include <fmt/ranges.h>
@@ -78,19 +79,22 @@ util::Result<std::map<std::string, std::vector<std::string>>> primitive_groups(
 
 }  // namespace
 
+std::vector<std::string> list_libraries(const fs::path& firmware_dir) {
+  std::vector<std::string> known;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(firmware_dir / "libs", ec))
+    if (fs::exists(e.path() / "library.toml")) known.push_back(e.path().filename().string());
+  std::sort(known.begin(), known.end());
+  return known;
+}
+
 util::Result<LibraryDescription> load_library(const fs::path& firmware_dir,
                                               const std::string& name) {
   const fs::path dir = firmware_dir / "libs" / name;
   const fs::path file = dir / "library.toml";
-  if (!fs::exists(file)) {
-    std::vector<std::string> known;
-    std::error_code ec;
-    for (const auto& e : fs::directory_iterator(firmware_dir / "libs", ec))
-      if (fs::exists(e.path() / "library.toml")) known.push_back(e.path().filename().string());
-    std::sort(known.begin(), known.end());
-    return util::fail(fmt::format("unknown library '{}' (known: {})", name,
-                                  fmt::join(known, ", ")));
-  }
+  if (!fs::exists(file))
+    return util::fail(
+        util::unknown_name_message("library", "libraries", name, list_libraries(firmware_dir)));
   toml::table t;
   try {
     t = toml::parse_file(file.string());

@@ -53,7 +53,11 @@ struct LibraryDescription {
   std::string gate_failure;
 };
 
-// Reads `<firmware_dir>/libs/<name>/library.toml`; an unknown library lists the known ones.
+// Names of the libraries in `<firmware_dir>/libs` (sub-directories with a library.toml), sorted.
+std::vector<std::string> list_libraries(const std::filesystem::path& firmware_dir);
+
+// Reads `<firmware_dir>/libs/<name>/library.toml`; an unknown library is an error listing the
+// known ones (nearest first).
 util::Result<LibraryDescription> load_library(const std::filesystem::path& firmware_dir,
                                               const std::string& name);
 

@@ -20,7 +20,7 @@ struct BaselineFlags {
 }
 
 int set_baseline(const BaselineFlags& flags) {
-  history::RunStore store = open_history_or_throw(flags.db);
+  history::RunStore store = open_history_or_throw(flags.db, history::RunStore::Access::kReadWrite);
   auto id = store.find(flags.run);
   if (!id) throw_error(id.error());
   if (auto done = store.set_baseline(flags.name, *id); !done) throw_error(done.error());
@@ -29,7 +29,7 @@ int set_baseline(const BaselineFlags& flags) {
 }
 
 int list_baselines(const BaselineFlags& flags) {
-  history::RunStore store = open_history_or_throw(flags.db);
+  history::RunStore store = open_history_or_throw(flags.db, history::RunStore::Access::kRead);
   auto baselines = store.list_baselines();
   if (!baselines) throw_error(baselines.error());
   if (baselines->empty()) {

@@ -1,15 +1,48 @@
 #include "cli/cli.h"
 
 #include <fmt/core.h>
+#include <fmt/format.h>
 
 #include <cstdio>
 #include <exception>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "cli/commands.h"
 #include "util/error.h"
+#include "util/name_suggestion.h"
 #include "util/version.h"
 
 namespace fathom::cli {
+namespace {
+
+// When the command line stopped short of a subcommand that `app` (or the subcommand it parsed,
+// e.g. `baseline`) requires: "unknown command 'rnu'; did you mean 'run'? available commands:
+// ..." for a word that is none (CLI11 leaves it in remaining()), "a command is required;
+// available commands: ..." otherwise. nullopt when no subcommand was missing (the parser's own
+// message stands).
+std::optional<std::string> no_subcommand_message(CLI::App& app) {
+  CLI::App* current = &app;
+  std::string path = "fathom";
+  while (!current->get_subcommands().empty()) {
+    current = current->get_subcommands().front();
+    path += " " + current->get_name();
+  }
+  std::vector<std::string> names;
+  for (const CLI::App* sub : current->get_subcommands([](CLI::App*) { return true; }))
+    names.push_back(sub->get_name());
+  if (names.empty() || current->get_require_subcommand_min() == 0) return std::nullopt;
+  const std::string kind = current == &app ? "command" : current->get_name() + " command";
+  const std::string help = fmt::format(" ({} --help describes them)", path);
+  const std::vector<std::string> extra = current->remaining();
+  if (!extra.empty() && !extra.front().empty() && extra.front().front() != '-')
+    return util::unknown_name_message(kind, kind + "s", extra.front(), names) + help;
+  return fmt::format("a {} is required; available {}s: {}{}", kind, kind, fmt::join(names, ", "),
+                     help);
+}
+
+}  // namespace
 
 int run(int argc, char** argv) {
   CLI::App app{"fathom: what cryptography costs on Arm Cortex-M"};
@@ -36,7 +69,7 @@ int run(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    fmt::print(stderr, "fathom: {}\n", e.what());
+    fmt::print(stderr, "fathom: {}\n", no_subcommand_message(app).value_or(e.what()));
     return kExitUsage;
   } catch (const util::FatalError& e) {
     fmt::print(stderr, "fathom: {}\n", e.what());

@@ -52,7 +52,7 @@ class LazyStore {
  public:
   explicit LazyStore(std::string db) : db_(std::move(db)) {}
   history::RunStore& get() {
-    if (!store_) store_.emplace(open_history_or_throw(db_));
+    if (!store_) store_.emplace(open_history_or_throw(db_, history::RunStore::Access::kRead));
     return *store_;
   }
 
@@ -125,11 +125,42 @@ std::string rules_text(const std::vector<compare::GateRule>& rules) {
   return out;
 }
 
+// "1 operation in both; 1 only in B, not compared" — said only when some were not compared.
+std::string coverage_text(const compare::Coverage& c) {
+  if (c.only_in_a == 0 && c.only_in_b == 0) return "";
+  std::string out = fmt::format("{} operation{} in both", c.in_both, c.in_both == 1 ? "" : "s");
+  std::string one_sided;
+  if (c.only_in_a) one_sided += fmt::format("{} only in A", c.only_in_a);
+  if (c.only_in_b)
+    one_sided += fmt::format("{}{} only in B", one_sided.empty() ? "" : ", ", c.only_in_b);
+  return out + "; " + one_sided + ", not compared";
+}
+
 // The closing line of both formats.
 std::string summary_line(const compare::Comparison& comparison, size_t regression_count) {
-  if (comparison.options.fail_above.empty()) return "no --fail-above gate given";
-  return fmt::format("{} regressions above {}", regression_count,
-                     rules_text(comparison.options.fail_above));
+  const std::string covered = coverage_text(compare::coverage(comparison));
+  const std::string prefix = covered.empty() ? "" : covered + "; ";
+  if (comparison.options.fail_above.empty()) return prefix + "no --fail-above gate given";
+  return prefix + fmt::format("{} regressions above {}", regression_count,
+                              rules_text(comparison.options.fail_above));
+}
+
+// One side's images and operations for the no-common-operation error, e.g.
+// "  A (file a.json): mbedtls on sim-m33: sha256_64, hmac_sha256".
+std::string contents_text(std::string_view label, const Side& side) {
+  constexpr size_t kMaxNames = 8;
+  std::string out = fmt::format("  {} ({}):", label, side.description);
+  if (side.run.images.empty()) return out + " no images";
+  for (size_t i = 0; i < side.run.images.size(); ++i) {
+    const auto& image = side.run.images[i];
+    out += fmt::format("{} {} on {}: ", i ? ";" : "", image.configuration, image.board);
+    if (image.operations.empty()) out += "no operations";
+    for (size_t k = 0; k < image.operations.size() && k < kMaxNames; ++k)
+      out += (k ? ", " : "") + image.operations[k].operation;
+    if (image.operations.size() > kMaxNames)
+      out += fmt::format(" (and {} more)", image.operations.size() - kMaxNames);
+  }
+  return out;
 }
 
 void print_table(const Side& a, const Side& b, const compare::Comparison& comparison,
@@ -233,6 +264,10 @@ std::string json(const Side& a, const Side& b, const compare::Comparison& compar
   out["a"] = side_json(a);
   out["b"] = side_json(b);
   out["threshold_percent"] = comparison.options.threshold_percent;
+  const compare::Coverage covered = compare::coverage(comparison);
+  out["operations_in_both"] = covered.in_both;
+  out["operations_only_in_a"] = covered.only_in_a;
+  out["operations_only_in_b"] = covered.only_in_b;
   out["images"] = nlohmann::ordered_json::array();
   for (const auto& image : comparison.images) {
     nlohmann::ordered_json i;
@@ -292,6 +327,14 @@ int compare_command(const CompareFlags& flags) {
   const Side b = load_side(store, flags.runs.back());
 
   const compare::Comparison comparison = compare::compare_runs(a.run, b.run, options);
+  // Nothing in common means nothing judged: a gate pointed at the wrong files must not pass.
+  if (compare::coverage(comparison).in_both == 0)
+    throw util::FatalError(
+        "nothing to compare: A and B have no operation in common\n" + contents_text("A", a) + "\n" +
+            contents_text("B", b) +
+            "\ncompare results of the same operations (the same suite, --config and --op), or "
+            "check that these are the files or runs you meant",
+        kExitUsage);
   const std::vector<compare::Regression> found = compare::regressions(comparison);
 
   if (flags.format == "json")

@@ -53,7 +53,7 @@ void print_table(const std::vector<history::HistoryRow>& rows, std::string_view 
 int history(const HistoryFlags& flags) {
   auto metric = history::parse_metric(flags.metric);
   if (!metric) throw util::FatalError(metric.error().message, kExitUsage);
-  history::RunStore store = open_history_or_throw(flags.db);
+  history::RunStore store = open_history_or_throw(flags.db, history::RunStore::Access::kRead);
   history::HistoryQuery query;
   query.operations = flags.operations;
   query.configurations = flags.configurations;

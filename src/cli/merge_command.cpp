@@ -7,6 +7,7 @@
 
 #include "cli/cli.h"
 #include "cli/commands.h"
+#include "cli/output_directory.h"
 #include "cli/result_output.h"
 #include "cli/suite_session.h"
 #include "compare/result_file.h"
@@ -30,6 +31,8 @@ struct MergeFlags {
 }
 
 int merge(const MergeFlags& flags) {
+  if (!flags.output.out_dir.empty())
+    if (auto ok = check_output_directory(flags.output.out_dir); !ok) fail_with(ok.error());
   std::vector<pipeline::ShardFile> files;
   for (const auto& name : flags.files) {
     auto read = compare::read_result_file(name);
@@ -78,7 +81,8 @@ void register_merge_command(CLI::App& app, CommandState& state) {
                   "Output format: table, json, csv, markdown, gbench, pqm4-md")
       ->check(CLI::IsMember(report::writer_formats()));
   cmd->add_option("--out", flags->output.out_dir,
-                  "Also write results.json (and results.<format>) into this directory");
+                  "Also write results.json (and results.<format>) into this directory (created "
+                  "if missing; not a file)");
   cmd->add_option("--db", flags->output.db,
                   "Store the merged run in this history database (default: see docs/CLI.md)");
   cmd->add_flag("--no-history", flags->output.no_history,

@@ -10,7 +10,9 @@
 
 #include "cli/cli.h"
 #include "cli/commands.h"
+#include "cli/output_directory.h"
 #include "cli/paths.h"
+#include "cli/profile_input.h"
 #include "cli/profile_session.h"
 #include "cli/suite_session.h"
 #include "elf/debug_info.h"
@@ -35,9 +37,9 @@ struct ProfileFlags {
   std::string configuration;
   std::string operation;
   std::string board;
-  // --format F --out PATH pairs, in order (one --format without --out: only the summary).
+  // Each --format is written into --out DIR (one --format without --out: only the summary).
   std::vector<std::string> formats;
-  std::vector<std::string> outs;
+  std::string out_dir;
   int64_t runs = 1;
   bool whole_run = false;
   size_t top = 15;
@@ -66,27 +68,46 @@ void print_summary(const profile::ProfileSet& set, const profile::Profile& p, si
   }
 }
 
-// The --format/--out pairs, checked before anything runs: a usage error for an unknown format
-// or when the counts do not pair up.
-std::vector<std::pair<std::string, std::string>> outputs(const ProfileFlags& flags) {
+// The file `format` is written to in --out DIR: "<base>.speedscope.json", "<base>.perfetto.json",
+// "<base>.folded", "callgrind.out.<base>" (the name KCachegrind recognises), "<base>.profile.json"
+// for fathom's json, else "<base>.<format>".
+std::string profile_file_name(const std::string& base, const std::string& format) {
+  if (format == "speedscope" || format == "perfetto") return base + "." + format + ".json";
+  if (format == "callgrind") return "callgrind.out." + base;
+  if (format == "json") return base + ".profile.json";
+  return base + "." + format;
+}
+
+// The formats to write, checked before anything runs: a usage error for an unknown format,
+// for several --format without --out, or for an --out that is not a directory.
+std::vector<std::string> outputs(const ProfileFlags& flags) {
   std::vector<std::string> formats = flags.formats;
   if (formats.empty()) formats.push_back("speedscope");
   for (const auto& format : formats)
     if (auto w = profile::make_profile_writer(format); !w)
       throw util::FatalError(w.error().message, kExitUsage);
-  if (flags.outs.empty() && formats.size() == 1) return {};
-  if (formats.size() != flags.outs.size())
-    throw util::FatalError(fmt::format("{} --format but {} --out: give one --out "
-                                       "per --format, in the same order",
-                                       formats.size(), flags.outs.size()),
+  if (flags.out_dir.empty()) {
+    if (formats.size() == 1) return {};
+    throw util::FatalError(fmt::format("{} --format but no --out: give --out DIR, the directory "
+                                       "to write one file per --format into",
+                                       formats.size()),
                            kExitUsage);
-  std::vector<std::pair<std::string, std::string>> out;
-  for (size_t i = 0; i < formats.size(); ++i) out.emplace_back(formats[i], flags.outs[i]);
-  return out;
+  }
+  if (auto ok = check_output_directory(flags.out_dir); !ok)
+    throw util::FatalError(ok.error().message, kExitUsage);
+  return formats;
 }
 
-void write_profile(const ProfileFlags& flags, const profile::ProfileSet& set) {
-  for (const auto& [format, path] : outputs(flags)) {
+// Writes each --format of `set` into --out as profile_file_name(`base`, format).
+void write_profile(const ProfileFlags& flags, const profile::ProfileSet& set,
+                   const std::string& base) {
+  const std::vector<std::string> formats = outputs(flags);
+  if (formats.empty()) return;
+  auto dir = make_output_directory(flags.out_dir);
+  if (!dir)
+    throw util::FatalError(dir.error().message, dir.error().is_usage ? kExitUsage : kExitFailure);
+  for (const auto& format : formats) {
+    const std::string path = (*dir / profile_file_name(base, format)).string();
     auto writer = profile::make_profile_writer(format);
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
     (*writer)->write(set, out);
@@ -143,15 +164,8 @@ int profile_suite(const ProfileFlags& flags) {
              p.execution_cycles.size() == 1 ? "" : "s", flags.operation, harness_sum,
              op->cycle_samples.size() == 1 ? "" : fmt::format(" ({} runs)", op->cycle_samples.size()));
   print_summary(out, p, flags.top);
-  write_profile(flags, out);
+  write_profile(flags, out, image.configuration + "." + flags.operation);
   return kExitOk;
-}
-
-bool is_elf_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  char magic[4] = {};
-  return in.read(magic, 4) && magic[0] == 0x7f && magic[1] == 'E' && magic[2] == 'L' &&
-         magic[3] == 'F';
 }
 
 // A bare-metal ELF that is not a fathom image: its console is semihosting (newlib rdimon).
@@ -208,7 +222,9 @@ int profile_elf(const ProfileFlags& flags) {
   }
   fmt::print("\n");
   print_summary(set, set.profiles.front(), flags.top);
-  write_profile(flags, set);
+  write_profile(flags, set,
+                std::filesystem::path(flags.target).stem().string() +
+                    (flags.function.empty() ? "" : "." + flags.function));
   return outcome.fault ? kExitFailure : kExitOk;
 }
 
@@ -313,9 +329,10 @@ void register_profile_command(CLI::App& app, CommandState& state) {
       ->check(CLI::IsMember(profile::profile_writer_formats()))
       ->allow_extra_args(false)
       ->take_all();
-  cmd->add_option("--out", flags->outs, "Write the profile to this file (one per --format)")
-      ->allow_extra_args(false)
-      ->take_all();
+  cmd->add_option("--out", flags->out_dir,
+                  "Write one file per --format into this directory (created if missing; not a "
+                  "file): CONFIG.OP.speedscope.json, .perfetto.json, .folded, .profile.json, "
+                  "callgrind.out.CONFIG.OP (ELF: the file's stem instead of CONFIG.OP)");
   cmd->add_flag("--whole-run", flags->whole_run,
                 "Also include the whole image run (harness, KAT) as a second profile");
   cmd->add_option("--top", flags->top, "Functions in the printed summary (default 15; 0: all)");
@@ -330,11 +347,15 @@ void register_profile_command(CLI::App& app, CommandState& state) {
                   "tracker in its plugin (QEMU boards; docs/QEMU-ENGINE.md)")
       ->check(CLI::IsMember({"model"}));
   cmd->callback([flags, &state] {
-    if (!flags->qemu_engine.empty() && is_elf_file(flags->target))
+    auto input = classify_profile_input(flags->target);
+    if (!input)
+      throw util::FatalError(input.error().message,
+                             input.error().is_usage ? kExitUsage : kExitFailure);
+    if (!flags->qemu_engine.empty() && *input == ProfileInput::kElf)
       throw util::FatalError("--qemu-engine profiles a suite's image on a QEMU board; a bare "
                              "ELF file runs on the simulator",
                              kExitUsage);
-    state.exit_code = is_elf_file(flags->target) ? profile_elf(*flags) : profile_suite(*flags);
+    state.exit_code = *input == ProfileInput::kElf ? profile_elf(*flags) : profile_suite(*flags);
   });
 }
 

@@ -8,6 +8,7 @@
 
 #include "cli/cli.h"
 #include "cli/history_database.h"
+#include "cli/output_directory.h"
 #include "history/run_store.h"
 #include "report/writer.h"
 #include "util/error.h"
@@ -26,7 +27,7 @@ void write_file(const std::filesystem::path& path, const report::Writer& writer,
 // printed and written, so a history problem is a warning on stderr.
 void store_history(const ResultOutput& output, const model::RunResult& result) {
   try {
-    history::RunStore store = open_history_or_throw(output.db);
+    history::RunStore store = open_history_or_throw(output.db, history::RunStore::Access::kCreate);
     auto id = store.store(result, history::current_run_context(output.name));
     if (!id) {
       fmt::print(stderr, "fathom: warning: run not stored in the history: {}\n",
@@ -46,7 +47,10 @@ int finish_run(const model::RunResult& result, const ResultOutput& output) {
   if (!writer) throw util::FatalError(writer.error().message, kExitUsage);
   // Results are written before anything else can go wrong: nothing measured is lost.
   if (!output.out_dir.empty()) {
-    std::filesystem::create_directories(output.out_dir);
+    auto made = make_output_directory(output.out_dir);
+    if (!made)
+      throw util::FatalError(made.error().message,
+                             made.error().is_usage ? kExitUsage : kExitFailure);
     auto json = report::make_writer("json");
     write_file(std::filesystem::path(output.out_dir) / "results.json", **json, result);
     if (output.format != "json")

@@ -2,6 +2,7 @@
 
 #include "cli/cli.h"
 #include "cli/commands.h"
+#include "cli/output_directory.h"
 #include "cli/paths.h"
 #include "cli/result_output.h"
 #include "cli/suite_session.h"
@@ -40,6 +41,9 @@ struct RunFlags {
 int run(const RunFlags& flags) {
   auto writer = report::make_writer(flags.format);
   if (!writer) throw util::FatalError(writer.error().message, kExitUsage);
+  if (!flags.out_dir.empty())
+    if (auto ok = check_output_directory(flags.out_dir); !ok)
+      throw util::FatalError(ok.error().message, kExitUsage);
   std::optional<model::ShardPart> shard;
   if (!flags.shard.empty()) {
     auto part = pipeline::parse_shard_part(flags.shard);
@@ -141,7 +145,8 @@ void register_run_command(CLI::App& app, CommandState& state) {
   cmd->add_option("--warmup", flags->warmup, "Untimed runs before them (default: the suite's)")
       ->check(CLI::Range(0, 100000));
   cmd->add_option("--out", flags->out_dir,
-                  "Also write results.json (and results.<format>) into this directory");
+                  "Also write results.json (and results.<format>) into this directory (created "
+                  "if missing; not a file)");
   cmd->add_option("--sim-hooks", flags->sim_hooks,
                   "How the simulator observes execution: block (default) or per-instruction "
                   "(the slower reference; same counts)")

@@ -1,7 +1,9 @@
 #include "cli/suite_session.h"
 
+#include "build/library_description.h"
 #include "cli/cli.h"
 #include "cli/paths.h"
+#include "suite/board_loader.h"
 #include "suite/suite_loader.h"
 #include "util/error.h"
 #include "util/progress.h"
@@ -11,7 +13,11 @@ namespace fathom::cli {
 model::Suite load_suite_or_throw(const std::string& name_or_path) {
   auto path = resolve_suite(name_or_path);
   if (!path) throw util::FatalError(path.error().message, kExitUsage);
-  auto suite = suite::load_suite(*path);
+  // Board and library names are checked here, at their place in the file, not per image.
+  const std::filesystem::path firmware = repository_root() / "firmware";
+  const suite::KnownNames known{suite::list_boards(firmware / "boards"),
+                                build::list_libraries(firmware)};
+  auto suite = suite::load_suite(*path, &known);
   if (!suite) throw util::FatalError(suite.error().message, kExitUsage);
   return std::move(*suite);
 }

@@ -10,7 +10,8 @@
 namespace fathom::cli {
 
 // The suite named or pointed to by `name_or_path` (empty = default). Throws util::FatalError
-// with kExitUsage for an unknown suite or a malformed file.
+// with kExitUsage for an unknown suite, a malformed file, or a board or library name that
+// firmware/boards or firmware/libs does not have (`FILE:LINE:COL` and the valid names).
 model::Suite load_suite_or_throw(const std::string& name_or_path);
 
 // Runs `suite` with `options` (firmware_dir and build_root are filled in here). Throws

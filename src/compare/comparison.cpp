@@ -274,6 +274,21 @@ Comparison compare_runs(const model::RunResult& a, const model::RunResult& b,
   return out;
 }
 
+Coverage coverage(const Comparison& comparison) {
+  Coverage out;
+  for (const auto& image : comparison.images)
+    for (const auto& op : image.operations) {
+      const Verdict v = op.metrics.empty() ? Verdict::kNotMeasured : op.metrics.front().verdict;
+      if (v == Verdict::kMissingInA)
+        ++out.only_in_b;
+      else if (v == Verdict::kMissingInB)
+        ++out.only_in_a;
+      else
+        ++out.in_both;
+    }
+  return out;
+}
+
 std::vector<Regression> regressions(const Comparison& comparison) {
   std::vector<Regression> out;
   auto check = [&](const ImageComparison& image, const std::string& operation,

@@ -4,6 +4,7 @@
 // the operations that got worse beyond a user-given percentage.
 //
 // Data in, data out: this file knows nothing about the history database or output formats.
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -110,6 +111,15 @@ struct Comparison {
 // Then pairs operations by name and compares every figure.
 Comparison compare_runs(const model::RunResult& a, const model::RunResult& b,
                         const CompareOptions& options);
+
+// How many operations the two sides share: the gate judges only those. An operation counts as
+// shared when both sides have it (whatever its verdicts, no-timing included).
+struct Coverage {
+  size_t in_both = 0;
+  size_t only_in_a = 0;
+  size_t only_in_b = 0;
+};
+Coverage coverage(const Comparison& comparison);
 
 // One figure that tripped a gate rule.
 struct Regression {

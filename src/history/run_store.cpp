@@ -176,6 +176,80 @@ class Transaction {
   bool open_ = false;
 };
 
+// The fathom_meta marker of a database with fathom's application id: the application name and
+// a schema version this fathom reads; a refusal naming `path` otherwise.
+util::Result<void> check_marker(SqliteDatabase& db, const fs::path& path) {
+  auto marker = db.prepare("SELECT key, value FROM fathom_meta");
+  if (!marker)
+    return tl::unexpected(refuse(path, "has fathom's id but no fathom_meta table: it is damaged"));
+  std::string application, version;
+  while (true) {
+    auto row = marker->step();
+    if (!row)
+      return tl::unexpected(refuse(path, "is damaged (SQLite: " + row.error().message + ")"));
+    if (!*row) break;
+    if (marker->column_text(0) == "application") application = marker->column_text(1);
+    if (marker->column_text(0) == "schema_version") version = marker->column_text(1);
+  }
+  if (application != kMarker)
+    return tl::unexpected(refuse(path, "has fathom's id but no fathom marker: it is damaged"));
+  int schema = 0;
+  std::from_chars(version.data(), version.data() + version.size(), schema);
+  if (schema > kSchemaVersion)
+    return tl::unexpected(
+        refuse(path, fmt::format("was written by a newer fathom (schema {}, this one reads {}); "
+                                 "use that fathom",
+                                 version, kSchemaVersion)));
+  if (schema < 1) return tl::unexpected(refuse(path, "has no valid schema version: it is damaged"));
+  return {};
+}
+
+// "history database 'X' does not exist: ..." / "... is empty: ..." for a reader (a usage error:
+// the path is the caller's).
+util::Error no_history(const fs::path& path, std::string_view state) {
+  return util::Error{
+      fmt::format("history database '{}' {}: no run has been stored there (fathom run stores "
+                  "each run in it); check --db or FATHOM_HISTORY_DB",
+                  path.string(), state),
+      true};
+}
+
+// Opens an existing fathom history read-only (SQLITE_OPEN_READONLY). nullopt when it lacks a
+// column added since schema 1 (kAddedColumns): the caller then opens it for writing, which adds
+// the column, as for any older database.
+util::Result<std::optional<SqliteDatabase>> open_read_only(const fs::path& path) {
+  auto db = SqliteDatabase::open(path, SqliteDatabase::Mode::kReadOnly);
+  if (!db)
+    return util::fail(
+        fmt::format("cannot open history database '{}': {}", path.string(), db.error().message));
+  db->set_busy_timeout_ms(kBusyTimeoutMs);
+  auto application_id = db->query_int("PRAGMA application_id");
+  auto objects = db->query_int("SELECT count(*) FROM sqlite_master");
+  if (!application_id || !objects)
+    return tl::unexpected(refuse(
+        path, "is damaged (SQLite: " +
+                  (!application_id ? application_id.error() : objects.error()).message + ")"));
+  const int64_t app = application_id->value_or(0);
+  if (app == 0 && objects->value_or(0) == 0) return tl::unexpected(no_history(path, "is empty"));
+  if (app != kApplicationId) {
+    if (app != 0)
+      return tl::unexpected(refuse(
+          path, fmt::format("belongs to another application (SQLite application_id 0x{:08x})",
+                            static_cast<uint32_t>(app))));
+    return tl::unexpected(
+        refuse(path, "is another application's SQLite database (it has no fathom marker)"));
+  }
+  if (auto marked = check_marker(*db, path); !marked) return tl::unexpected(marked.error());
+  for (const auto& added : kAddedColumns) {
+    auto has =
+        db->query_int(fmt::format("SELECT count(*) FROM pragma_table_info('{}') WHERE name = '{}'",
+                                  added.table, added.column));
+    if (!has)
+      return tl::unexpected(refuse(path, "is damaged (SQLite: " + has.error().message + ")"));
+    if (has->value_or(0) == 0) return std::optional<SqliteDatabase>{};
+  }
+  return std::optional<SqliteDatabase>{std::move(*db)};
+}
 }  // namespace
 
 util::Result<fs::path> default_history_path(const util::EnvLookup& env) {
@@ -251,14 +325,26 @@ RunStore::~RunStore() = default;
 
 const fs::path& RunStore::path() const { return impl_->path; }
 
-util::Result<RunStore> RunStore::open(const fs::path& db_path) {
+util::Result<RunStore> RunStore::open(const fs::path& db_path, Access access) {
   std::error_code ec;
   const bool exists = fs::exists(db_path, ec);
+  if (!exists && access != Access::kCreate)
+    return tl::unexpected(no_history(db_path, "does not exist"));
   if (exists) {
     if (!fs::is_regular_file(db_path, ec)) return tl::unexpected(refuse(db_path, "is not a file"));
-    if (fs::file_size(db_path, ec) > 0) {
+    const bool empty = fs::file_size(db_path, ec) == 0;
+    if (empty && access != Access::kCreate) return tl::unexpected(no_history(db_path, "is empty"));
+    if (!empty) {
       if (auto header = check_sqlite_header(db_path); !header)
         return tl::unexpected(header.error());
+    }
+    if (access == Access::kRead) {
+      auto read_only = open_read_only(db_path);
+      if (!read_only) return tl::unexpected(read_only.error());
+      if (*read_only) {
+        auto impl = std::make_unique<Impl>(Impl{db_path, std::move(**read_only)});
+        return RunStore(std::move(impl));
+      }
     }
   } else if (db_path.has_parent_path()) {
     fs::create_directories(db_path.parent_path(), ec);
@@ -292,32 +378,7 @@ util::Result<RunStore> RunStore::open(const fs::path& db_path) {
                        (!application_id ? application_id.error() : objects.error()).message + ")"));
     const int64_t app = application_id->value_or(0);
     if (app == kApplicationId) {
-      auto marker = db->prepare("SELECT key, value FROM fathom_meta");
-      if (!marker)
-        return tl::unexpected(
-            refuse(db_path, "has fathom's id but no fathom_meta table: it is damaged"));
-      std::string application, version;
-      while (true) {
-        auto row = marker->step();
-        if (!row)
-          return tl::unexpected(
-              refuse(db_path, "is damaged (SQLite: " + row.error().message + ")"));
-        if (!*row) break;
-        if (marker->column_text(0) == "application") application = marker->column_text(1);
-        if (marker->column_text(0) == "schema_version") version = marker->column_text(1);
-      }
-      if (application != kMarker)
-        return tl::unexpected(
-            refuse(db_path, "has fathom's id but no fathom marker: it is damaged"));
-      int schema = 0;
-      std::from_chars(version.data(), version.data() + version.size(), schema);
-      if (schema > kSchemaVersion)
-        return tl::unexpected(refuse(
-            db_path, fmt::format("was written by a newer fathom (schema {}, this one reads {}); "
-                                 "use that fathom",
-                                 version, kSchemaVersion)));
-      if (schema < 1)
-        return tl::unexpected(refuse(db_path, "has no valid schema version: it is damaged"));
+      if (auto marked = check_marker(*db, db_path); !marked) return tl::unexpected(marked.error());
       for (const auto& added : kAddedColumns) {
         auto has = db->query_int(fmt::format(
             "SELECT count(*) FROM pragma_table_info('{}') WHERE name = '{}'", added.table,

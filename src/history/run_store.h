@@ -97,9 +97,20 @@ struct HistoryRow {
 
 class RunStore {
  public:
-  // Opens `db`, creating it (and its parent directories) if missing. See the safety note above
-  // for what is refused.
-  static util::Result<RunStore> open(const std::filesystem::path& db);
+  // What the caller does with the database.
+  enum class Access {
+    kCreate,     // stores runs: a missing file (and its parent directories) is created
+    kReadWrite,  // changes an existing history (baseline set)
+    kRead,       // only reads (history, baseline list, compare): opened SQLITE_OPEN_READONLY,
+                 // unless it lacks a column added since schema 1 (then as kReadWrite, which adds
+                 // it); storing through it fails
+  };
+
+  // Opens `db` for `access`. With kRead and kReadWrite a missing or empty file (or an empty
+  // SQLite database) is a usage error saying that no run has been stored there; nothing is
+  // created. See the safety note above for what is refused.
+  static util::Result<RunStore> open(const std::filesystem::path& db,
+                                     Access access = Access::kCreate);
 
   RunStore(RunStore&&) noexcept;
   RunStore& operator=(RunStore&&) noexcept;

@@ -30,6 +30,7 @@
 #include "target/target_factory.h"
 #include "util/cache_dir.h"
 #include "util/core_budget.h"
+#include "util/name_suggestion.h"
 #include "util/parallel_for.h"
 #include "util/version.h"
 
@@ -49,9 +50,17 @@ util::Result<void> validate_options(const model::Suite& suite, const RunOptions&
     if (!known) {
       std::vector<std::string> names;
       for (const auto& c : suite.configurations) names.push_back(c.name);
-      return util::fail_usage(fmt::format("unknown configuration '{}' in suite '{}' (it has: {})", name,
-                                    suite.name, fmt::join(names, ", ")));
+      return util::fail_usage(util::unknown_name_message(
+          "configuration", fmt::format("configurations in suite '{}'", suite.name), name, names));
     }
+  }
+  // --board names, checked before anything is built (a board in the suite file is checked
+  // when the file is loaded). Without a firmware directory there is nothing to check against.
+  if (!options.firmware_dir.empty()) {
+    const std::vector<std::string> boards = suite::list_boards(options.firmware_dir / "boards");
+    for (const auto& name : options.boards)
+      if (std::find(boards.begin(), boards.end(), name) == boards.end())
+        return util::fail_usage(util::unknown_name_message("board", "boards", name, boards));
   }
   if (options.runs && (*options.runs < 1 || *options.runs > 100000))
     return util::fail_usage("--runs must be between 1 and 100000");

@@ -64,8 +64,9 @@ struct RunCounts {
   unsigned most_machines = 1;
 };
 
-// Checks `options` against `suite` before anything is built: unknown configurations are an
-// error (a usage error for the CLI).
+// Checks `options` against `suite` before anything is built: unknown configurations and
+// `boards` that `firmware_dir`/boards does not have (when `firmware_dir` is set) are usage
+// errors listing the valid names.
 util::Result<void> validate_options(const model::Suite& suite, const RunOptions& options);
 
 // What the suite derives across `run`'s images (src/analysis): the fairness checks, the

@@ -9,6 +9,7 @@
 #include <system_error>
 
 #include "suite/toml_reader.h"
+#include "util/name_suggestion.h"
 
 namespace fathom::suite {
 namespace {
@@ -337,8 +338,7 @@ util::Result<model::Board> load_board(const std::filesystem::path& boards_dir,
     if (available.empty())
       return util::fail(fmt::format("unknown board '{}': {} has no boards (no */board.toml)", name,
                                     boards_dir.string()));
-    return util::fail(
-        fmt::format("unknown board '{}'; available boards: {}", name, fmt::join(available, ", ")));
+    return util::fail(util::unknown_name_message("board", "boards", name, available));
   }
   const auto directory = boards_dir / name;
   const auto file = directory / "board.toml";

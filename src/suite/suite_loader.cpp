@@ -6,11 +6,13 @@
 #include <algorithm>
 #include <fstream>
 #include <limits>
+#include <optional>
 #include <sstream>
 
 #include "suite/analysis_specs.h"
 #include "suite/matrix.h"
 #include "suite/toml_reader.h"
+#include "util/name_suggestion.h"
 
 namespace fathom::suite {
 namespace {
@@ -89,8 +91,31 @@ std::string macro_name(std::string_view define) {
   auto var = (expr);          \
   if (!var) return tl::unexpected(std::move(var).error())
 
+bool is_known(const std::vector<std::string>& names, std::string_view name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+// The usage error at the first string of `array` (a checked array of strings) that is not in
+// `names`; nullopt when all are.
+std::optional<util::Error> unknown_element(const toml::node* array, std::string_view source,
+                                           const std::vector<std::string>& names,
+                                           std::string_view kind, std::string_view plural) {
+  if (!array || !array->is_array()) return std::nullopt;
+  for (const toml::node& element : *array->as_array()) {
+    const std::string value = element.value_or(std::string());
+    if (is_known(names, value)) continue;
+    util::Error error;
+    error.message = fmt::format("{}: {}", location(source, element.source()),
+                                util::unknown_name_message(kind, plural, value, names));
+    error.is_usage = true;
+    return error;
+  }
+  return std::nullopt;
+}
+
 util::Result<model::Configuration> parse_configuration(const toml::table& table,
-                                                       std::string_view source, size_t index) {
+                                                       std::string_view source, size_t index,
+                                                       const KnownNames* known) {
   TableReader reader(table, source, fmt::format("[[configuration]] #{}", index + 1));
   model::Configuration config;
   FATHOM_TRY(name, reader.required_string("name"));
@@ -104,12 +129,23 @@ util::Result<model::Configuration> parse_configuration(const toml::table& table,
   if (auto problem = check_name(*library); !problem.empty())
     return tl::unexpected(r.error_at_key("library", problem));
   config.library = *library;
+  if (known && !is_known(known->libraries, config.library)) {
+    util::Error error = r.error_at_key(
+        "library",
+        util::unknown_name_message("library", "libraries", config.library, known->libraries));
+    error.is_usage = true;
+    return tl::unexpected(std::move(error));
+  }
 
   FATHOM_TRY(description, r.string("description"));
   config.description = description->value_or("");
   FATHOM_TRY(with_libraries, r.string_array("with_libraries", check_name, true));
   if (*with_libraries) {
     config.with_libraries = std::move(**with_libraries);
+    if (known)
+      if (auto error = unknown_element(table.get("with_libraries"), source, known->libraries,
+                                       "library", "libraries"))
+        return tl::unexpected(std::move(*error));
     if (std::find(config.with_libraries.begin(), config.with_libraries.end(), config.library) !=
         config.with_libraries.end())
       return tl::unexpected(r.error_at_key(
@@ -188,7 +224,8 @@ util::Result<model::Configuration> parse_configuration(const toml::table& table,
 
 }  // namespace
 
-util::Result<model::Suite> parse_suite(std::string_view text, std::string source_name) {
+util::Result<model::Suite> parse_suite(std::string_view text, std::string source_name,
+                                       const KnownNames* known) {
   toml::table root;
   try {
     root = toml::parse(text, source_name);
@@ -216,6 +253,10 @@ util::Result<model::Suite> parse_suite(std::string_view text, std::string source
     return tl::unexpected(s.error_at_key(
         "boards", "[suite] needs 'boards' with at least one board, e.g. boards = [\"sim-m33\"]"));
   suite.boards = std::move(**boards);
+  if (known)
+    if (auto error = unknown_element((*header)->get("boards"), source_name, known->boards, "board",
+                                     "boards"))
+      return tl::unexpected(std::move(*error));
 
   FATHOM_TRY(runs, s.integer("runs", 1, kMaxRuns));
   if (*runs) suite.runs = static_cast<uint32_t>(**runs);
@@ -236,7 +277,7 @@ util::Result<model::Suite> parse_suite(std::string_view text, std::string source
                     location(source_name, (*header)->source())));
   size_t index = 0;
   for (const toml::node& node : **configurations) {
-    FATHOM_TRY(config, parse_configuration(*node.as_table(), source_name, index));
+    FATHOM_TRY(config, parse_configuration(*node.as_table(), source_name, index, known));
     for (const auto& earlier : suite.configurations)
       if (earlier.name == config->name) {
         const toml::node* name_node = node.as_table()->get("name");
@@ -266,7 +307,7 @@ util::Result<model::Suite> parse_suite(std::string_view text, std::string source
 
 #undef FATHOM_TRY
 
-util::Result<model::Suite> load_suite(const std::filesystem::path& path) {
+util::Result<model::Suite> load_suite(const std::filesystem::path& path, const KnownNames* known) {
   std::ifstream in(path, std::ios::binary);
   if (!in)
     return util::fail(
@@ -275,7 +316,7 @@ util::Result<model::Suite> load_suite(const std::filesystem::path& path) {
   text << in.rdbuf();
   if (in.bad())
     return util::fail(fmt::format("{}: error while reading the suite file", path.string()));
-  auto suite = parse_suite(text.str(), path.string());
+  auto suite = parse_suite(text.str(), path.string(), known);
   if (suite) suite->path = path;
   return suite;
 }

@@ -1,8 +1,9 @@
 #!/bin/bash
 # `fathom compare` on results files written by `fathom run --format json`: two runs of the same
 # image compare as unchanged (exit 0); a copy with one operation made 20 % slower trips
-# --fail-above 10 (exit 3); malformed files are input errors (exit 2) naming the file; a file and
-# a stored run compare with each other. Also `fathom run --format pqm4-md`.
+# --fail-above 10 (exit 3); two files with no operation in common are a usage error (exit 2), a
+# partial overlap is compared and counted; malformed files are input errors (exit 2) naming the
+# file; a file and a stored run compare with each other. Also `fathom run --format pqm4-md`.
 . "$(dirname "$0")/lib.sh"
 need_toolchain
 export FATHOM_HISTORY_DB="$WORK/default-history.sqlite"
@@ -56,6 +57,42 @@ expect_exit 3 "$FATHOM" compare "$WORK/a.json" "$WORK/slow.json" --fail-above 10
 grep -q '^| `hmac_sha256` |.*| slower |' "$WORK/out" || { cat "$WORK/out"; fail "no markdown row"; }
 expect_exit 0 "$FATHOM" compare "$WORK/a.json" "$WORK/slow.json" --fail-above 25
 expect_exit 0 "$FATHOM" compare "$WORK/slow.json" "$WORK/a.json" --fail-above 10
+
+# No operation in common (each file renamed to other operations): nothing was judged, so it is a
+# usage error listing what each side has, not "0 regressions" with exit 0, gate or not.
+python3 - "$WORK/a.json" "$WORK/renamed.json" "$WORK/half.json" <<'PY' || fail "could not make renamed.json"
+import json, sys
+d = json.load(open(sys.argv[1]))
+for img in d["images"]:
+    for op in img["operations"]:
+        op["operation"] = "renamed_" + op["operation"]
+json.dump(d, open(sys.argv[2], "w"), indent=2)
+d = json.load(open(sys.argv[1]))
+d["images"][0]["operations"] = [o for o in d["images"][0]["operations"]
+                                if o["operation"] == "hmac_sha256"]
+json.dump(d, open(sys.argv[3], "w"), indent=2)
+PY
+for gate in "" "--fail-above 10"; do
+  # shellcheck disable=SC2086
+  expect_exit 2 "$FATHOM" compare "$WORK/a.json" "$WORK/renamed.json" $gate
+  expect_err "nothing to compare: A and B have no operation in common"
+  expect_err "A (file $WORK/a.json (suite default)): mbedtls on sim-m33: sha256_64, hmac_sha256"
+  expect_err "B (file $WORK/renamed.json (suite default)): mbedtls on sim-m33: renamed_sha256_64, renamed_hmac_sha256"
+  [ ! -s "$WORK/out" ] || { cat "$WORK/out"; fail "a comparison table despite nothing in common"; }
+done
+expect_exit 2 "$FATHOM" compare "$WORK/a.json" "$WORK/renamed.json" --format json
+expect_err "no operation in common"
+# Partial overlap: the shared operation is compared and judged, the summary says how many were
+# not compared.
+expect_exit 3 "$FATHOM" compare "$WORK/half.json" "$WORK/slow.json" --fail-above 10
+grep -q "^hmac_sha256 .*+20.00%.*slower" "$WORK/out" || { cat "$WORK/out"; fail "no slower row"; }
+grep -q "^sha256_64 .*missing-in-A" "$WORK/out" || { cat "$WORK/out"; fail "no missing-in-A row"; }
+grep -q "^1 operation in both; 1 only in B, not compared; 1 regressions above 10% cycles$" \
+  "$WORK/out" || { cat "$WORK/out"; fail "no coverage in the summary"; }
+expect_exit 0 "$FATHOM" compare "$WORK/a.json" "$WORK/half.json" --format json
+check_json "$WORK/out" '
+assert (d["operations_in_both"], d["operations_only_in_a"], d["operations_only_in_b"]) == (1, 1, 0), d
+'
 
 # Neither file comparison touched a history database.
 [ ! -e "$FATHOM_HISTORY_DB" ] || fail "comparing two files opened the default history"

@@ -1,9 +1,26 @@
 #!/bin/bash
 # Run history: two runs are stored, `history` shows them, a baseline can be set, and a --db that
 # is not a fathom history is refused with a clear message and left byte-for-byte unchanged.
+# Commands that only read (history, baseline, compare) never create a database: a missing one
+# is a usage error saying so; `run` creates it.
 . "$(dirname "$0")/lib.sh"
 need_toolchain
 DB="$WORK/h.sqlite"
+
+export FATHOM_HISTORY_DB="$WORK/default/history.sqlite"
+for cmd in history "baseline list" "baseline set main 1" "compare 1 2"; do
+  for db in "--db $DB" ""; do
+    # shellcheck disable=SC2086
+    expect_exit 2 "$FATHOM" $cmd $db
+    want="${db#--db }"; want="${want:-$FATHOM_HISTORY_DB}"
+    expect_err "fathom: history database '$want' does not exist: no run has been stored there (fathom run stores each run in it); check --db or FATHOM_HISTORY_DB"
+    [ ! -e "$DB" ] && [ ! -e "$WORK/default" ] || fail "'$cmd $db' created a history database"
+  done
+done
+: >"$WORK/empty.sqlite"
+expect_exit 2 "$FATHOM" history --db "$WORK/empty.sqlite"
+expect_err "history database '$WORK/empty.sqlite' is empty: no run has been stored there"
+[ ! -s "$WORK/empty.sqlite" ] || fail "history wrote into an empty file"
 
 expect_exit 0 "$FATHOM" run --op sha256_64 --runs 2 --db "$DB" --name first
 expect_err "stored as run 1"

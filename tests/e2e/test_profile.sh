@@ -11,15 +11,19 @@ export FATHOM_HISTORY_DB="$WORK/history.sqlite"
 # function, the self and total cycles that each file implies, read the way its viewer reads
 # it, equal the profile's exclusive and inclusive cycles (fathom's own table, --format json).
 expect_exit 0 "$FATHOM" profile --config mbedtls-no-nist-optim --op ecdh_p256_shared --top 0 \
-  --format json --out "$WORK/ecdh.json" --format speedscope --out "$WORK/ecdh.speedscope.json" \
-  --format perfetto --out "$WORK/ecdh.trace.json" --format folded --out "$WORK/slow.folded"
+  --format json --format speedscope --format perfetto --format folded --out "$WORK/slow"
+# --out is a directory: one file per --format, named after the configuration and operation.
+for f in profile.json speedscope.json perfetto.json folded; do
+  [ -s "$WORK/slow/mbedtls-no-nist-optim.ecdh_p256_shared.$f" ] || fail "--out did not get slow/mbedtls-no-nist-optim.ecdh_p256_shared.$f"
+  expect_err "profile to $WORK/slow/mbedtls-no-nist-optim.ecdh_p256_shared.$f ("
+done
 cp "$WORK/out" "$WORK/ecdh.txt"
 grep -q "mbedtls_mpi_mod_mpi" "$WORK/ecdh.txt" || fail "summary lacks mbedtls_mpi_mod_mpi"
 python3 - "$WORK" <<'PY' || fail "exports of the ECDH profile"
 import collections, json, os, re, sys
 work = sys.argv[1]
 MB = 1024 * 1024
-summary = json.load(open(f"{work}/ecdh.json"))
+summary = json.load(open(f"{work}/slow/mbedtls-no-nist-optim.ecdh_p256_shared.profile.json"))
 [profile] = summary["profiles"]
 assert profile["name"] == "ecdh_p256_shared", profile["name"]
 total = profile["total_cycles"]
@@ -48,7 +52,7 @@ def same(got_self, got_total, what):
     assert not bad, f"{what}: (name, self, want self, total, want total): {sorted(bad)[:10]}"
 
 # speedscope, as speedscope computes a frame's self and total weight.
-path = f"{work}/ecdh.speedscope.json"
+path = f"{work}/slow/mbedtls-no-nist-optim.ecdh_p256_shared.speedscope.json"
 assert os.path.getsize(path) < 50 * MB, os.path.getsize(path)
 d = json.load(open(path))
 assert d["$schema"] == "https://www.speedscope.app/file-format-schema.json"
@@ -81,7 +85,7 @@ print(f"speedscope: {p['type']}, {len(p.get('samples', p.get('events', [])))} en
 
 # Perfetto (Chrome JSON), as the UI nests slices: by ts and dur on each thread; self = dur minus
 # the children's. Times are converted back to cycles at the board clock (ns, rounded down).
-path = f"{work}/ecdh.trace.json"
+path = f"{work}/slow/mbedtls-no-nist-optim.ecdh_p256_shared.perfetto.json"
 assert os.path.getsize(path) < 50 * MB, os.path.getsize(path)
 d = json.load(open(path))
 clock = d["otherData"]["clock_hz"]
@@ -118,7 +122,7 @@ print(f"perfetto: {len(xs)} slices, {os.path.getsize(path)} bytes, thread: {thre
 # Folded stacks, as flamegraph.pl sums them: the operation only, no repeated root frame.
 got_self, got_total = collections.Counter(), collections.Counter()
 roots = set()
-for line in open(f"{work}/slow.folded"):
+for line in open(f"{work}/slow/mbedtls-no-nist-optim.ecdh_p256_shared.folded"):
     stack, count = line.rstrip("\n").rsplit(" ", 1)
     assert re.fullmatch(r"[^;]+(;[^;]+)*", stack), line
     fs = stack.split(";")
@@ -134,7 +138,7 @@ ecp = function("ecp_mul_restartable_internal")
 print(f"ecp_mul_restartable_internal: exclusive {100 * ecp['exclusive_cycles'] / total:.3f}%")
 assert ecp["exclusive_cycles"] < 0.01 * total, ecp
 PY
-python3 - "$WORK/slow.folded" <<'PY' || fail "folded stacks of the slow configuration"
+python3 - "$WORK/slow/mbedtls-no-nist-optim.ecdh_p256_shared.folded" <<'PY' || fail "folded stacks of the slow configuration"
 import re, sys
 total = under_mul = under_mod = 0
 for line in open(sys.argv[1]):
@@ -167,23 +171,23 @@ PY
 # it (one position column, then the events): both equal the profile without inline expansion
 # (callgrind's functions are the image's; inlined code stays in the function it is in).
 expect_exit 0 "$FATHOM" profile --config mbedtls-no-nist-optim --op ecdh_p256_shared --no-inline \
-  --format json --out "$WORK/ecdh-noinline.json" --format callgrind --out "$WORK/ecdh.callgrind"
+  --format json --format callgrind --out "$WORK/noinline"
 if command -v callgrind_annotate >/dev/null; then
   # From $WORK: callgrind_annotate strips the current directory from fl= names but not from cfl=
   # names, which would split a function in two when run from the source tree.
   cd "$WORK" || fail "cd"
-  callgrind_annotate --inclusive=no --threshold=100 --auto=no --show=Cycles "$WORK/ecdh.callgrind" >"$WORK/ca-self.txt" ||
+  callgrind_annotate --inclusive=no --threshold=100 --auto=no --show=Cycles "$WORK/noinline/callgrind.out.mbedtls-no-nist-optim.ecdh_p256_shared" >"$WORK/ca-self.txt" ||
     fail "callgrind_annotate could not read the file"
-  callgrind_annotate --inclusive=yes --threshold=100 --auto=no --show=Cycles "$WORK/ecdh.callgrind" >"$WORK/ca-incl.txt" ||
+  callgrind_annotate --inclusive=yes --threshold=100 --auto=no --show=Cycles "$WORK/noinline/callgrind.out.mbedtls-no-nist-optim.ecdh_p256_shared" >"$WORK/ca-incl.txt" ||
     fail "callgrind_annotate --inclusive=yes could not read the file"
   cd - >/dev/null || fail "cd -"
   python3 - "$WORK" <<'PY' || fail "callgrind costs"
 import collections, json, re, sys
 work = sys.argv[1]
-[profile] = json.load(open(f"{work}/ecdh-noinline.json"))["profiles"]
+[profile] = json.load(open(f"{work}/noinline/mbedtls-no-nist-optim.ecdh_p256_shared.profile.json"))["profiles"]
 want_self = {f["name"]: f["exclusive_cycles"] for f in profile["functions"]}
 want_total = {f["name"]: f["inclusive_cycles"] for f in profile["functions"]}
-lines = open(f"{work}/ecdh.callgrind").read().splitlines()
+lines = open(f"{work}/noinline/callgrind.out.mbedtls-no-nist-optim.ecdh_p256_shared").read().splitlines()
 assert "positions: instr" in lines and "events: Cycles Instructions" in lines
 assert any(l.startswith("ob=/") and l.endswith(".elf") for l in lines), "no ob= naming the image"
 
@@ -226,9 +230,9 @@ PY
 fi
 
 expect_exit 0 "$FATHOM" profile --config mbedtls --op ecdh_p256_shared --format callgrind \
-  --out "$WORK/fast.callgrind"
-grep -q "ecp_mod_p256" "$WORK/fast.callgrind" || fail "NIST_OPTIM profile lacks ecp_mod_p256"
-python3 - "$WORK/fast.callgrind" <<'PY' || fail "callgrind file"
+  --out "$WORK/fast"
+grep -q "ecp_mod_p256" "$WORK/fast/callgrind.out.mbedtls.ecdh_p256_shared" || fail "NIST_OPTIM profile lacks ecp_mod_p256"
+python3 - "$WORK/fast/callgrind.out.mbedtls.ecdh_p256_shared" <<'PY' || fail "callgrind file"
 import sys
 lines = open(sys.argv[1]).read().splitlines()
 assert lines[0] == "# callgrind format", lines[0]
@@ -243,13 +247,12 @@ PY
 # A short operation without inline expansion: its whole call trace fits, so speedscope gets the
 # exact evented trace (and Perfetto the calls with a stack counter), with the same costs.
 expect_exit 0 "$FATHOM" profile --config mbedtls --op sha256_1k --no-inline --top 0 \
-  --format speedscope --out "$WORK/sha.speedscope.json" --format perfetto \
-  --out "$WORK/sha.trace.json" --format json --out "$WORK/sha.json"
+  --format speedscope --format perfetto --format json --out "$WORK/sha"
 python3 - "$WORK" <<'PY' || fail "sha256_1k call trace"
 import collections, json, sys
 work = sys.argv[1]
-[profile] = json.load(open(f"{work}/sha.json"))["profiles"]
-d = json.load(open(f"{work}/sha.speedscope.json"))
+[profile] = json.load(open(f"{work}/sha/mbedtls.sha256_1k.profile.json"))["profiles"]
+d = json.load(open(f"{work}/sha/mbedtls.sha256_1k.speedscope.json"))
 assert d["$schema"] == "https://www.speedscope.app/file-format-schema.json"
 p = d["profiles"][0]
 assert p["type"] == "evented" and p["name"] == "sha256_1k (cycles, call trace)", p["name"]
@@ -269,7 +272,7 @@ for f in profile["functions"]:
     assert got_self[f["name"]] == f["exclusive_cycles"], (f, got_self[f["name"]])
     assert got_total[f["name"]] == f["inclusive_cycles"], (f, got_total[f["name"]])
 assert any("sha256" in n for n in frames), frames
-t = json.load(open(f"{work}/sha.trace.json"))["traceEvents"]
+t = json.load(open(f"{work}/sha/mbedtls.sha256_1k.perfetto.json"))["traceEvents"]
 xs = [e for e in t if e["ph"] == "X"]
 assert xs and all(e["cat"] == "call" and "cycles" in e["args"] and e["dur"] >= 0 for e in xs)
 assert any(e["ph"] == "M" for e in t) and any(e["ph"] == "C" for e in t)
@@ -278,40 +281,47 @@ PY
 
 # Correctness gates profiles too: no profile of an operation whose KAT failed.
 expect_exit 1 "$FATHOM" profile "$SRC/tests/e2e/suites/broken_kat.toml" --op sha256_64 \
-  --format folded --out "$WORK/broken.folded"
+  --format folded --out "$WORK/broken"
 expect_err "no profile for sha256_64"
-[ ! -e "$WORK/broken.folded" ] || fail "a profile was written for a failed KAT"
+[ ! -e "$WORK/broken" ] || fail "a profile was written for a failed KAT"
 expect_exit 2 "$FATHOM" profile --config mbedtls --format folded
 expect_err "--op"
-# --format and --out pair up in order; a mismatch is a usage error before anything runs.
-expect_exit 2 "$FATHOM" profile --config mbedtls --op sha256_64 --format folded --format json \
+# Several --format need --out DIR, and --out is a directory: a file, or a missing name with a
+# file's extension, is a usage error before anything runs.
+expect_exit 2 "$FATHOM" profile --config mbedtls --op sha256_64 --format folded --format json
+expect_err "2 --format but no --out: give --out DIR, the directory to write one file per --format into"
+expect_exit 2 "$FATHOM" profile --config mbedtls --op sha256_64 --format folded \
   --out "$WORK/one.folded"
-expect_err "2 --format but 1 --out"
+expect_err "--out '$WORK/one.folded' looks like a file name; --out names a directory"
 [ ! -e "$WORK/one.folded" ] || fail "a profile was written despite the usage error"
+printf 'x' >"$WORK/a-file"
+expect_exit 2 "$FATHOM" profile --config mbedtls --op sha256_64 --format folded --out "$WORK/a-file"
+expect_err "--out '$WORK/a-file' is a file, not a directory; --out names a directory"
+[ "$(cat "$WORK/a-file")" = x ] || fail "--out file was changed"
 # A plain newlib rdimon ELF not built by fathom (tests/fixtures/firmware/rdimon_fixture.c):
 # semihosting console, each call of benchmark(), its call graph.
 RDIMON="$(dirname "$FATHOM")/tests/fixtures/firmware/rdimon_fixture.elf"
 if [ -f "$RDIMON" ]; then
   expect_exit 0 "$FATHOM" profile "$RDIMON" --function benchmark --format folded \
-    --out "$WORK/rdimon.folded"
+    --out "$WORK/rdimon"
   grep -q "rdimon fixture: total=" "$WORK/out" || fail "semihosting console output missing"
   grep -q "benchmark: 3 calls" "$WORK/out" || fail "per-call cycles of benchmark missing"
   # Only benchmark's profile is written (the whole run only with --whole-run), and its root
   # frame is not repeated as a prefix.
-  grep -q "^benchmark;fib " "$WORK/rdimon.folded" || fail "fib not under benchmark"
-  ! grep -v "^benchmark[; ]" "$WORK/rdimon.folded" | grep -q . || fail "more than benchmark's profile"
-  ! grep -q "^benchmark;benchmark" "$WORK/rdimon.folded" || fail "benchmark's root frame repeated"
+  grep -q "^benchmark;fib " "$WORK/rdimon/rdimon_fixture.benchmark.folded" || fail "fib not under benchmark"
+  ! grep -v "^benchmark[; ]" "$WORK/rdimon/rdimon_fixture.benchmark.folded" | grep -q . || fail "more than benchmark's profile"
+  ! grep -q "^benchmark;benchmark" "$WORK/rdimon/rdimon_fixture.benchmark.folded" || fail "benchmark's root frame repeated"
   # benchmark ends in a chain of tail calls (mix, then scale): each call still ends at its return.
-  grep -q "^benchmark;scale " "$WORK/rdimon.folded" || fail "tail-called scale not under benchmark"
+  grep -q "^benchmark;scale " "$WORK/rdimon/rdimon_fixture.benchmark.folded" || fail "tail-called scale not under benchmark"
   expect_exit 0 "$FATHOM" profile "$RDIMON" --function benchmark --whole-run --format folded \
-    --out "$WORK/rdimon-whole.folded"
-  grep -q "^benchmark;fib " "$WORK/rdimon-whole.folded" || fail "--whole-run: benchmark's stacks"
-  grep -q "^whole run;" "$WORK/rdimon-whole.folded" || fail "--whole-run: no whole-run stacks"
+    --out "$WORK/rdimon-whole"
+  grep -q "^benchmark;fib " "$WORK/rdimon-whole/rdimon_fixture.benchmark.folded" || fail "--whole-run: benchmark's stacks"
+  grep -q "^whole run;" "$WORK/rdimon-whole/rdimon_fixture.benchmark.folded" || fail "--whole-run: no whole-run stacks"
   # rotate_mix is always_inline: DWARF's inlined frame shows under benchmark (not with --no-inline).
-  grep -q "benchmark;rotate_mix (inlined) " "$WORK/rdimon.folded" || fail "inlined frame missing"
+  grep -q "benchmark;rotate_mix (inlined) " "$WORK/rdimon/rdimon_fixture.benchmark.folded" || fail "inlined frame missing"
   expect_exit 0 "$FATHOM" profile "$RDIMON" --function benchmark --format folded --no-inline \
-    --out "$WORK/rdimon-noinline.folded"
-  ! grep -q "(inlined)" "$WORK/rdimon-noinline.folded" || fail "--no-inline kept inlined frames"
+    --out "$WORK/rdimon-noinline"
+  ! grep -q "(inlined)" "$WORK/rdimon-noinline/rdimon_fixture.benchmark.folded" || fail "--no-inline kept inlined frames"
   expect_exit 2 "$FATHOM" profile "$RDIMON" --function no_such_function
   expect_err "no_such_function"
 fi

@@ -61,10 +61,21 @@ FORMATS="callgrind speedscope folded json perfetto"
 for MODE in sim engine; do
   ENGINE=(); [ "$MODE" = engine ] && ENGINE=(--qemu-engine model)
   ARGS=()
-  for F in $FORMATS; do ARGS+=(--format "$F" --out "$WORK/$MODE.$F"); done
+  for F in $FORMATS; do ARGS+=(--format "$F"); done
   expect_exit 0 "$FATHOM" profile default --board qemu-mps2-an505 --config mbedtls \
-    --op ecdh_p256_shared "${ENGINE[@]}" "${ARGS[@]}"
+    --op ecdh_p256_shared "${ENGINE[@]}" "${ARGS[@]}" --out "$WORK/$MODE"
   cp "$WORK/out" "$WORK/$MODE.summary"
+  # --out is a directory with one file per format (docs/CLI.md "Output files").
+  B=mbedtls.ecdh_p256_shared
+  for F in $FORMATS; do
+    case $F in
+      callgrind) N=callgrind.out.$B ;;
+      json) N=$B.profile.json ;;
+      speedscope | perfetto) N=$B.$F.json ;;
+      *) N=$B.$F ;;
+    esac
+    cp "$WORK/$MODE/$N" "$WORK/$MODE.$F" || fail "--out $WORK/$MODE has no $N"
+  done
   expect_exit 0 "$FATHOM" diagnose default --board qemu-mps2-an505 --config mbedtls \
     --config mbedtls-no-nist-optim --op ecdh_p256_keygen --op sha256_1k "${ENGINE[@]}"
   cp "$WORK/out" "$WORK/$MODE.diagnosis"

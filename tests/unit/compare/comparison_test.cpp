@@ -108,6 +108,29 @@ TEST(Comparison, MissingOperationsOnEitherSide) {
   EXPECT_FALSE(cycles_of(c, "only_a").ratio.has_value());
 }
 
+TEST(Comparison, CoverageCountsSharedAndOneSidedOperations) {
+  auto c =
+      compare_runs(run_of({timed("only_a", {10}), timed("both", {10}), kat_failed("kat")}),
+                   run_of({timed("both", {10}), timed("only_b", {10}), timed("kat", {10})}), {});
+  const Coverage got = coverage(c);
+  EXPECT_EQ(got.in_both, 2u);  // "kat" is in both, with no timing on A
+  EXPECT_EQ(got.only_in_a, 1u);
+  EXPECT_EQ(got.only_in_b, 1u);
+}
+
+// Unpaired images in multi-image runs share nothing: the gate has nothing to judge.
+TEST(Comparison, CoverageOfDisjointRunsIsZeroInBoth) {
+  auto a = run_of({timed("x", {10})}, "one");
+  auto extra = run_of({timed("y", {10})}, "two");
+  a.images.push_back(extra.images[0]);
+  auto b = run_of({timed("x", {10})}, "three");
+  b.images.push_back(run_of({timed("y", {10})}, "four").images[0]);
+  const Coverage got = coverage(compare_runs(a, b, {}));
+  EXPECT_EQ(got.in_both, 0u);
+  EXPECT_EQ(got.only_in_a, 2u);
+  EXPECT_EQ(got.only_in_b, 2u);
+}
+
 TEST(Comparison, SingleImagesWithDifferentConfigurationsArePaired) {
   auto c = compare_runs(run_of({timed("ecdh", {1000})}, "mbedtls"),
                         run_of({timed("ecdh", {3000})}, "mbedtls-no-nist-optim"), {});

@@ -168,21 +168,37 @@ TEST_F(RunStoreTest, KeepsTheWholeRun) {
 // A database an older fathom wrote (tests/fixtures/previous_results/history.sql, made by its
 // generate.cpp from revision ad1dc5a) opens, gains the whole-run column, and its run reads back
 // from the per-part columns with everything those kept; a run stored now keeps everything.
+// The previous fathom's database (tests/fixtures/previous_results/history.sql) at `db`.
+void write_previous_fathom_database(const fs::path& db) {
+  std::ifstream in(std::string(fathom::util::source_dir()) +
+                   "/tests/fixtures/previous_results/history.sql");
+  ASSERT_TRUE(in.good());
+  const std::string sql{std::istreambuf_iterator<char>(in), {}};
+  sqlite3* raw = nullptr;
+  ASSERT_EQ(sqlite3_open(db.c_str(), &raw), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(raw, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK)
+      << sqlite3_errmsg(raw);
+  // .dump does not keep the application id.
+  ASSERT_EQ(sqlite3_exec(raw, "PRAGMA application_id = 1179928653", nullptr, nullptr, nullptr),
+            SQLITE_OK);
+  sqlite3_close(raw);
+}
+
+// A reader of a database that lacks the columns added since schema 1 still reads it (the open
+// adds them, as for a writer).
+TEST_F(RunStoreTest, ReadAccessOpensADatabaseOfThePreviousFathom) {
+  const fs::path db = dir_ / "old.sqlite";
+  write_previous_fathom_database(db);
+  auto store = RunStore::open(db, RunStore::Access::kRead);
+  ASSERT_TRUE(store.has_value()) << store.error().message;
+  auto old_run = store->load(1);
+  ASSERT_TRUE(old_run.has_value()) << old_run.error().message;
+  EXPECT_EQ(old_run->images.size(), 2u);
+}
+
 TEST_F(RunStoreTest, OpensADatabaseOfThePreviousFathom) {
   const fs::path db = dir_ / "old.sqlite";
-  {
-    std::ifstream in(std::string(fathom::util::source_dir()) + "/tests/fixtures/previous_results/history.sql");
-    ASSERT_TRUE(in.good());
-    const std::string sql{std::istreambuf_iterator<char>(in), {}};
-    sqlite3* raw = nullptr;
-    ASSERT_EQ(sqlite3_open(db.c_str(), &raw), SQLITE_OK);
-    ASSERT_EQ(sqlite3_exec(raw, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK)
-        << sqlite3_errmsg(raw);
-    // .dump does not keep the application id.
-    ASSERT_EQ(sqlite3_exec(raw, "PRAGMA application_id = 1179928653", nullptr, nullptr, nullptr),
-              SQLITE_OK);
-    sqlite3_close(raw);
-  }
+  write_previous_fathom_database(db);
   auto store = open_store(db);
   auto old_run = store.load(1);
   ASSERT_TRUE(old_run.has_value()) << old_run.error().message;
@@ -390,6 +406,49 @@ TEST_F(RunStoreTest, ForeignSqliteDatabaseIsRefusedAndUntouched) {
     EXPECT_EQ(bytes_of(db), before) << setup;
     EXPECT_FALSE(fs::exists(db.string() + "-wal"));
   }
+}
+
+// A command that only reads never creates a database: a missing path (nor its directory) or an
+// empty file stays as it was, and the error says no run was stored there.
+TEST_F(RunStoreTest, ReadersDoNotCreateAMissingOrEmptyDatabase) {
+  const fs::path missing = dir_ / "nowhere" / "h.sqlite";
+  for (auto access : {RunStore::Access::kRead, RunStore::Access::kReadWrite}) {
+    auto store = RunStore::open(missing, access);
+    ASSERT_FALSE(store.has_value());
+    EXPECT_TRUE(store.error().is_usage);
+    EXPECT_EQ(store.error().message,
+              "history database '" + missing.string() +
+                  "' does not exist: no run has been stored there (fathom run stores each run "
+                  "in it); check --db or FATHOM_HISTORY_DB");
+  }
+  EXPECT_FALSE(fs::exists(missing.parent_path()));
+
+  const fs::path empty = dir_ / "empty.sqlite";
+  { std::ofstream create(empty); }
+  auto store = RunStore::open(empty, RunStore::Access::kRead);
+  ASSERT_FALSE(store.has_value());
+  EXPECT_TRUE(store.error().is_usage);
+  EXPECT_NE(store.error().message.find("' is empty: no run has been stored there"),
+            std::string::npos)
+      << store.error().message;
+  EXPECT_EQ(fs::file_size(empty), 0u);
+}
+
+// A reader's connection is read-only: it reads what was stored and cannot store.
+TEST_F(RunStoreTest, ReadAccessIsReadOnly) {
+  const fs::path db = dir_ / "h.sqlite";
+  {
+    auto writer = open_store(db);
+    ASSERT_TRUE(writer.store(report::fixture::make_run(1), context("first")).has_value());
+  }
+  auto reader = RunStore::open(db, RunStore::Access::kRead);
+  ASSERT_TRUE(reader.has_value()) << reader.error().message;
+  auto id = reader->find("first");
+  ASSERT_TRUE(id.has_value()) << id.error().message;
+  EXPECT_TRUE(reader->load(*id).has_value());
+  auto stored = reader->store(report::fixture::make_run(1), context());
+  ASSERT_FALSE(stored.has_value());
+  EXPECT_NE(stored.error().message.find("readonly"), std::string::npos) << stored.error().message;
 }
 
 TEST_F(RunStoreTest, EmptyFileBecomesAHistory) {

@@ -178,6 +178,46 @@ TEST(SuiteLoader, NamesMustMatchThePattern) {
             std::string::npos);
 }
 
+// With the names of firmware/boards and firmware/libs, an unknown board or library is a usage
+// error at its place in the file, listing the valid names (the nearest first).
+TEST(SuiteLoader, UnknownBoardsAndLibrariesAreUsageErrorsAtTheirPlace) {
+  const KnownNames known{{"sim-m3", "sim-m33", "sim-m4"}, {"mbedtls", "pqclean", "wolfssl"}};
+  EXPECT_TRUE(parse_suite(kValid, "s.toml", &known).has_value());
+  // Without `known` nothing is checked against the repository.
+  EXPECT_TRUE(parse_suite(kValid + "with_libraries = [\"nosuch\"]\n", "s.toml").has_value());
+
+  auto board = parse_suite(R"([suite]
+name = "t"
+boards = ["sim-m33", "sim-m34"]
+[[configuration]]
+name = "a"
+library = "mbedtls"
+)",
+                           "s.toml", &known);
+  ASSERT_FALSE(board.has_value());
+  EXPECT_TRUE(board.error().is_usage);
+  EXPECT_EQ(board.error().message,
+            "s.toml:3:22: unknown board 'sim-m34'; did you mean 'sim-m3', 'sim-m33' or "
+            "'sim-m4'? available boards: sim-m3, sim-m33, sim-m4");
+
+  std::string typo = kValid;
+  typo.replace(typo.find("\"mbedtls\""), 9, "\"mbedtsl\"");
+  auto library = parse_suite(typo, "s.toml", &known);
+  ASSERT_FALSE(library.has_value());
+  EXPECT_TRUE(library.error().is_usage);
+  EXPECT_EQ(library.error().message,
+            "s.toml:7:11: unknown library 'mbedtsl'; did you mean 'mbedtls'? available "
+            "libraries: mbedtls, pqclean, wolfssl");
+
+  auto with =
+      parse_suite(kValid + "with_libraries = [\"pqclean\", \"nosuch\"]\n", "s.toml", &known);
+  ASSERT_FALSE(with.has_value());
+  EXPECT_TRUE(with.error().is_usage);
+  EXPECT_EQ(with.error().message,
+            "s.toml:8:30: unknown library 'nosuch'; available libraries: mbedtls, pqclean, "
+            "wolfssl");
+}
+
 TEST(SuiteLoader, ConfigurationNamesAreUnique) {
   EXPECT_EQ(error_of(kValid + "[[configuration]]\nname = \"a\"\nlibrary = \"m\"\n"),
             "s.toml:9:8: configuration name 'a' is used twice");
