@@ -350,6 +350,21 @@ int compare_command(const CompareFlags& flags) {
       throw util::FatalError("cannot write --markdown-out file " + flags.markdown_out +
                              "; check that its directory exists and is writable");
   }
+  // A gate judges B: an operation B has but could not time (its KAT failed there) is not a pass.
+  if (!comparison.options.fail_above.empty()) {
+    const std::vector<compare::Unjudged> untimed = compare::untimed_in_b(comparison);
+    if (!untimed.empty()) {
+      std::string list;
+      for (const auto& u : untimed)
+        list += fmt::format("\n  {} on {}: {}", u.configuration, u.board, u.operation);
+      fmt::print(stderr,
+                 "fathom: the gate cannot judge {} operation{} that B has without timing (its "
+                 "known-answer test did not pass there, or A timed it and B did not):{}\nfix "
+                 "B's build, or compare the operations B times (--op)\n",
+                 untimed.size(), untimed.size() == 1 ? "" : "s", list);
+      return kExitFailure;
+    }
+  }
   return found.empty() ? kExitOk : kExitRegression;
 }
 

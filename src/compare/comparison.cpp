@@ -94,6 +94,9 @@ OperationComparison compare_operation(const model::OperationResult* a,
                                       const CompareOptions& options) {
   OperationComparison out;
   out.operation = a ? a->operation : b->operation;
+  out.timed_a = a && a->has_timing();
+  out.timed_b = b && b->has_timing();
+  out.kat_passed_b = b && b->kat == model::KatStatus::kPassed;
   const bool no_timing = (a && !a->has_timing()) || (b && !b->has_timing());
   for (Metric metric : kOperationMetrics) {
     MetricComparison m;
@@ -285,6 +288,18 @@ Coverage coverage(const Comparison& comparison) {
         ++out.only_in_a;
       else
         ++out.in_both;
+    }
+  return out;
+}
+
+std::vector<Unjudged> untimed_in_b(const Comparison& comparison) {
+  std::vector<Unjudged> out;
+  for (const auto& image : comparison.images)
+    for (const auto& op : image.operations) {
+      const Verdict v = op.metrics.empty() ? Verdict::kNotMeasured : op.metrics.front().verdict;
+      if (v != Verdict::kMissingInA && v != Verdict::kMissingInB && !op.timed_b &&
+          (!op.kat_passed_b || op.timed_a))
+        out.push_back({image.configuration_b, image.board_b, op.operation});
     }
   return out;
 }

@@ -77,6 +77,11 @@ struct MetricComparison {
 
 struct OperationComparison {
   std::string operation;
+  // The operation has timing on that side (OperationResult::has_timing: present, its KAT
+  // passed, timed); false where it is missing.
+  bool timed_a = false;
+  bool timed_b = false;
+  bool kat_passed_b = false;  // B has it and its known-answer test passed there
   // Cycles, instructions, stack, heap, in that order.
   std::vector<MetricComparison> metrics;
 
@@ -133,6 +138,16 @@ struct Regression {
 // The figures that got worse (verdict kWorse) by more than a rule of options.fail_above, in
 // image and operation order, once per rule. Empty when there is no rule.
 std::vector<Regression> regressions(const Comparison& comparison);
+
+// Operations in both A and B that B has no timing for although it should: its known-answer
+// test did not pass in B, or A timed it and B did not. What a gate cannot judge and must not let
+// pass. (An operation neither side times by design, a library's gate, is not one of them.)
+struct Unjudged {
+  std::string configuration;  // B's
+  std::string board;          // B's
+  std::string operation;
+};
+std::vector<Unjudged> untimed_in_b(const Comparison& comparison);
 
 }  // namespace fathom::compare
 

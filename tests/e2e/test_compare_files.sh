@@ -1,7 +1,8 @@
 #!/bin/bash
 # `fathom compare` on results files written by `fathom run --format json`: two runs of the same
 # image compare as unchanged (exit 0); a copy with one operation made 20 % slower trips
-# --fail-above 10 (exit 3); two files with no operation in common are a usage error (exit 2), a
+# --fail-above 10 (exit 3); an operation whose KAT failed in B fails a gate (exit 1); two files
+# with no operation in common are a usage error (exit 2), a
 # partial overlap is compared and counted; malformed files are input errors (exit 2) naming the
 # file; a file and a stored run compare with each other. Also `fathom run --format pqm4-md`.
 . "$(dirname "$0")/lib.sh"
@@ -57,6 +58,25 @@ expect_exit 3 "$FATHOM" compare "$WORK/a.json" "$WORK/slow.json" --fail-above 10
 grep -q '^| `hmac_sha256` |.*| slower |' "$WORK/out" || { cat "$WORK/out"; fail "no markdown row"; }
 expect_exit 0 "$FATHOM" compare "$WORK/a.json" "$WORK/slow.json" --fail-above 25
 expect_exit 0 "$FATHOM" compare "$WORK/slow.json" "$WORK/a.json" --fail-above 10
+
+# B's known-answer test of hmac_sha256 failed: B has no timing for it, so a gate cannot judge
+# it and fails (exit 1, saying which), while the comparison without a gate shows the row.
+python3 - "$WORK/b.json" "$WORK/kat.json" <<'PY' || fail "could not make kat.json"
+import json, sys
+d = json.load(open(sys.argv[1]))
+for img in d["images"]:
+    for op in img["operations"]:
+        if op["operation"] == "hmac_sha256":
+            op["kat"]["status"] = "failed"
+json.dump(d, open(sys.argv[2], "w"), indent=2)
+PY
+expect_exit 1 "$FATHOM" compare "$WORK/a.json" "$WORK/kat.json" --fail-above 10
+expect_err "the gate cannot judge 1 operation that B has without timing"
+expect_err "mbedtls on sim-m33: hmac_sha256"
+grep -q "^hmac_sha256 .*no-timing" "$WORK/out" || { cat "$WORK/out"; fail "no no-timing row"; }
+expect_exit 0 "$FATHOM" compare "$WORK/a.json" "$WORK/kat.json"
+# ... and the other way round (B fixed what A had broken) is judged as usual.
+expect_exit 0 "$FATHOM" compare "$WORK/kat.json" "$WORK/a.json" --fail-above 10
 
 # No operation in common (each file renamed to other operations): nothing was judged, so it is a
 # usage error listing what each side has, not "0 regressions" with exit 0, gate or not.

@@ -17,7 +17,8 @@ expect_exit 0 "$FATHOM" run wolfssl --op sha256_64 --op ecdsa_p256_verify --runs
   --no-history --out "$WORK/res"
 check_json "$WORK/res/results.json" '
 images = {i["configuration"]: i for i in d["images"]}
-assert set(images) == {"wolfssl-sp-c", "wolfssl-sp-asm", "wolfssl-sp-asm-armasm"}, sorted(images)
+assert set(images) == {"wolfssl-sp-c", "wolfssl-sp-asm", "wolfssl-sp-asm-armasm",
+                       "wolfssl-fastmath", "wolfssl-fastmath-newlib"}, sorted(images)
 for name, im in images.items():
     assert im["completed"] and not im["error"] and not im["fault"], (name, im["error"])
     assert im["provenance"]["library"] == "wolfssl"
@@ -47,6 +48,12 @@ def median(cfg, op):
 assert median("wolfssl-sp-asm", "ecdsa_p256_verify") < median("wolfssl-sp-c", "ecdsa_p256_verify")
 assert median("wolfssl-sp-asm-armasm", "sha256_64") < median("wolfssl-sp-asm", "sha256_64")
 assert median("wolfssl-sp-asm", "sha256_64") == median("wolfssl-sp-c", "sha256_64")
+# Fast math (tfm.c, generic Comba code on 4096-bit integers) is the slowest P-256, and leaves
+# SHA-256 alone; the two fast-math images differ only in the C library.
+assert median("wolfssl-fastmath", "ecdsa_p256_verify") > median("wolfssl-sp-c", "ecdsa_p256_verify")
+assert median("wolfssl-fastmath", "sha256_64") == median("wolfssl-sp-c", "sha256_64")
+assert images["wolfssl-fastmath"]["provenance"]["libc"] == "newlib-nano"
+assert images["wolfssl-fastmath-newlib"]["provenance"]["libc"] == "newlib"
 '
 
 # A failing self-test: no operation of the image keeps a timing, and the run says why.

@@ -118,6 +118,31 @@ TEST(Comparison, CoverageCountsSharedAndOneSidedOperations) {
   EXPECT_EQ(got.only_in_b, 1u);
 }
 
+// What a gate cannot judge in B: an operation in both whose KAT failed in B, or that A timed
+// and B did not. Not: one B fixed (untimed in A only), one only one side has, or a gate
+// operation neither side times by design (its KAT passed, not timed).
+TEST(Comparison, UntimedInBListsWhatAGateCannotJudge) {
+  model::OperationResult gate_a = timed("selftest", {});
+  gate_a.cycles.reset();
+  gate_a.not_timed = "a gate operation";
+  model::OperationResult gate_b = gate_a;
+  model::OperationResult not_timed_b = timed("dropped", {});
+  not_timed_b.cycles.reset();
+  not_timed_b.not_timed = "not timed";
+  auto c = compare_runs(
+      run_of({timed("ok", {10}), timed("broken", {10}), kat_failed("fixed"), timed("dropped", {10}),
+              timed("only_a", {10}), gate_a}),
+      run_of({timed("ok", {10}), kat_failed("broken"), timed("fixed", {10}), not_timed_b,
+              kat_failed("only_b"), gate_b}, "mbedtls-b"),
+      {});
+  const std::vector<Unjudged> got = untimed_in_b(c);
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_EQ(got[0].operation, "broken");
+  EXPECT_EQ(got[0].configuration, "mbedtls-b");
+  EXPECT_EQ(got[0].board, "sim-m33");
+  EXPECT_EQ(got[1].operation, "dropped");
+}
+
 // Unpaired images in multi-image runs share nothing: the gate has nothing to judge.
 TEST(Comparison, CoverageOfDisjointRunsIsZeroInBoth) {
   auto a = run_of({timed("x", {10})}, "one");
