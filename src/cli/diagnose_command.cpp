@@ -11,6 +11,7 @@
 #include "cli/profile_session.h"
 #include "cli/suite_session.h"
 #include "compare/diagnosis.h"
+#include "report/summary.h"
 #include "util/error.h"
 
 namespace fathom::cli {
@@ -56,8 +57,15 @@ profile::PrimitiveGroups image_groups(const model::Suite& suite, const std::stri
 
 // Calls per execution: whole, or with one decimal when the mean is not.
 std::string calls_text(double calls) {
-  return calls == std::floor(calls) ? fmt::format("{}", static_cast<uint64_t>(calls))
+  return calls == std::floor(calls) ? report::with_thousands(static_cast<uint64_t>(calls))
                                     : fmt::format("{:.1f}", calls);
+}
+
+// Counts as people read them: with thousands separators (1,234,567).
+std::string n(uint64_t value) { return report::with_thousands(value); }
+std::string n(int64_t value) {
+  return value < 0 ? "-" + report::with_thousands(static_cast<uint64_t>(-value))
+                   : report::with_thousands(static_cast<uint64_t>(value));
 }
 
 int diagnose(const DiagnoseFlags& flags) {
@@ -107,7 +115,7 @@ int diagnose(const DiagnoseFlags& flags) {
         na == 1 && nb == 1 ? ""
         : na == nb         ? fmt::format("  ({} executions each)", na)
                            : fmt::format("  ({} executions in A, {} in B)", na, nb);
-    fmt::print("{:<28} {:>14} {:>14} {:>7.2f}x  {}{}\n", d.operation, d.cycles_a, d.cycles_b,
+    fmt::print("{:<28} {:>14} {:>14} {:>7.2f}x  {}{}\n", d.operation, n(d.cycles_a), n(d.cycles_b),
                d.cycles_a ? static_cast<double>(d.cycles_b) / static_cast<double>(d.cycles_a) : 0.0,
                d.changed ? (d.cycles_b > d.cycles_a ? "SLOWER" : "FASTER") : "unchanged", runs);
   }
@@ -129,7 +137,7 @@ int diagnose(const DiagnoseFlags& flags) {
     for (const auto& op : by_group)
       for (const auto& g : op.groups)
         fmt::print("{:<28} {:<16} {:>14} {:>14} {:>7.2f}x {:>9} {:>9}  {}\n", op.operation,
-                   g.group, g.cycles_a, g.cycles_b,
+                   g.group, n(g.cycles_a), n(g.cycles_b),
                    g.cycles_a ? static_cast<double>(g.cycles_b) / static_cast<double>(g.cycles_a)
                               : 0.0,
                    calls_text(g.calls_a), calls_text(g.calls_b),
@@ -138,32 +146,33 @@ int diagnose(const DiagnoseFlags& flags) {
   }
   for (const auto& d : result) {
     if (!d.changed) continue;
-    fmt::print("\n{}: {:+} cycles; these functions explain {:.1f}% of the change (exclusive "
+    fmt::print("\n{}: {}{} cycles; these functions explain {:.1f}% of the change (exclusive "
                "cycles, ranked by share)\n",
-               d.operation, static_cast<int64_t>(d.cycles_b) - static_cast<int64_t>(d.cycles_a),
+               d.operation, d.cycles_b >= d.cycles_a ? "+" : "-",
+               n(d.cycles_b >= d.cycles_a ? d.cycles_b - d.cycles_a : d.cycles_a - d.cycles_b),
                100.0 * d.covered);
     fmt::print("  {:>7} {:>14} {:>14} {:>14} {:>14} {:>10} {:>10}  {}\n", "share", "excl A",
                "excl B", "incl A", "incl B", "calls A", "calls B", "function");
     for (const auto& f : d.functions)
       fmt::print("  {:>6.1f}% {:>14} {:>14} {:>14} {:>14} {:>10} {:>10}  {}\n", 100.0 * f.share,
-                 f.exclusive_a, f.exclusive_b, f.inclusive_a, f.inclusive_b, f.calls_a,
-                 f.calls_b, f.function);
+                 n(f.exclusive_a), n(f.exclusive_b), n(f.inclusive_a), n(f.inclusive_b),
+                 n(f.calls_a), n(f.calls_b), f.function);
     const double total = static_cast<double>(d.cycles_b) - static_cast<double>(d.cycles_a);
     fmt::print("  where the change sits (inclusive cycles grew by >= 25% of it):\n");
     for (const auto& f : d.grew_inclusive)
       fmt::print("    {:<44} {:>14} -> {:>14}  ({:.1f}% of the change, calls {} -> {})\n",
-                 f.function, f.inclusive_a, f.inclusive_b,
-                 100.0 * static_cast<double>(f.inclusive_b - f.inclusive_a) / total, f.calls_a,
-                 f.calls_b);
+                 f.function, n(f.inclusive_a), n(f.inclusive_b),
+                 100.0 * static_cast<double>(f.inclusive_b - f.inclusive_a) / total, n(f.calls_a),
+                 n(f.calls_b));
     for (const auto& f : d.vanished)
       fmt::print("    gone in B: {:<33} {:>14} cycles in A ({} calls)\n", f.function,
-                 f.inclusive_a, f.calls_a);
+                 n(f.inclusive_a), n(f.calls_a));
     if (d.controls.empty()) {
       fmt::print("  control: no unchanged operation runs these functions\n");
     } else {
       for (const auto& c : d.controls)
         fmt::print("  control: {} did not move ({} -> {} cycles) although it runs {}\n",
-                   c.operation, c.cycles_a, c.cycles_b, fmt::format("{}", fmt::join(c.shared_functions, ", ")));
+                   c.operation, n(c.cycles_a), n(c.cycles_b), fmt::format("{}", fmt::join(c.shared_functions, ", ")));
     }
   }
   return kExitOk;

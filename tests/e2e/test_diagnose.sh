@@ -12,15 +12,17 @@ cp "$WORK/out" "$WORK/diagnosis.txt"
 python3 - "$WORK/out" <<'PY' || { cat "$WORK/out" >&2; fail "diagnosis"; }
 import re, sys
 text = open(sys.argv[1]).read()
-rows = {m.group(1): (int(m.group(2)), int(m.group(3)), m.group(4))
-        for m in re.finditer(r"^(\w+)\s+(\d+)\s+(\d+)\s+[\d.]+x\s+(\w+)$", text, re.M)}
+# Counts are printed with thousands separators (1,234,567).
+rows = {m.group(1): (int(m.group(2).replace(",", "")), int(m.group(3).replace(",", "")), m.group(4))
+        for m in re.finditer(r"^(\w+)\s+(\d{1,3}(?:,\d{3})*)\s+(\d{1,3}(?:,\d{3})*)\s+[\d.]+x\s+(\w+)$",
+                             text, re.M)}
 assert rows["ecdh_p256_shared"][2] == "SLOWER", rows
 assert rows["ecdh_p256_shared"][1] > 4 * rows["ecdh_p256_shared"][0], rows
 for op in ("sha256_1k", "hmac_sha256", "hkdf_sha256", "aes128_gcm_encrypt_1k"):
     assert rows[op][2] == "unchanged", (op, rows[op])
     assert f"control: {op} did not move" in text, op
 section = text.split("where the change sits")[1]
-m = re.search(r"mbedtls_mpi_mod_mpi\s+\d+ ->\s+\d+\s+\(([\d.]+)% of the change", section)
+m = re.search(r"mbedtls_mpi_mod_mpi\s+[\d,]+ ->\s+[\d,]+\s+\(([\d.]+)% of the change", section)
 assert m and float(m.group(1)) > 50, section
 assert "ecp_mul_restartable_internal" in section
 assert re.search(r"gone in B: ecp_mod_p256", section), section
@@ -37,8 +39,10 @@ expect_exit 0 "$FATHOM" run --config mbedtls --config mbedtls-no-nist-optim --ru
 python3 - "$WORK/diagnosis.txt" "$WORK/out" <<'PY' || fail "diagnose cycles vs fathom run"
 import json, re, sys
 text = open(sys.argv[1]).read()
-rows = {m.group(1): (int(m.group(2)), int(m.group(3)), m.group(4))
-        for m in re.finditer(r"^(\w+)\s+(\d+)\s+(\d+)\s+[\d.]+x\s+(\w+)$", text, re.M)}
+# Counts are printed with thousands separators (1,234,567).
+rows = {m.group(1): (int(m.group(2).replace(",", "")), int(m.group(3).replace(",", "")), m.group(4))
+        for m in re.finditer(r"^(\w+)\s+(\d{1,3}(?:,\d{3})*)\s+(\d{1,3}(?:,\d{3})*)\s+[\d.]+x\s+(\w+)$",
+                             text, re.M)}
 run = {}
 for image in json.load(open(sys.argv[2]))["images"]:
     for op in image["operations"]:

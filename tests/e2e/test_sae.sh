@@ -109,7 +109,7 @@ python3 - "$WORK/diagnose.txt" <<'PY' || { cat "$WORK/diagnose.txt" >&2; fail "d
 import re, sys
 rows = {}
 for line in open(sys.argv[1]):
-    m = re.match(r"^(sae_\w+)\s+(.+?)\s+(\d+)\s+(\d+)\s+\S+x\s+(\S+)\s+(\S+)\s+(moved: slower|moved: faster|unchanged)$", line.rstrip())
+    m = re.match(r"^(sae_\w+)\s+(.+?)\s+(\d{1,3}(?:,\d{3})*)\s+(\d{1,3}(?:,\d{3})*)\s+\S+x\s+(\S+)\s+(\S+)\s+(moved: slower|moved: faster|unchanged)$", line.rstrip())
     if m:
         rows[(m.group(1), m.group(2))] = m.group(7)
 # Only the operations asked for were profiled (the suite's workflow names them all).
