@@ -3,6 +3,7 @@
 #include <fmt/core.h>
 
 #include <charconv>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -11,6 +12,11 @@ namespace fathom::profile {
 namespace {
 
 constexpr std::string_view kHeader = "fathom-profile 1";
+
+// The fields after each record's kind (profile_file.h).
+const std::map<std::string_view, size_t> kFieldCounts = {
+    {"end", 0},     {"set", 5},  {"frame", 6}, {"profile", 7}, {"node", 8},
+    {"address", 6}, {"nodeaddr", 4}, {"edge", 8}, {"event", 4}, {"exec", 1}};
 
 std::string escape(std::string_view s) {
   std::string out;
@@ -134,44 +140,47 @@ util::Result<ProfileSet> parse_profile_file(std::string_view text) {
     }
     const std::vector<std::string_view> f = split_tabs(line);
     const std::string_view kind = f[0];
-    auto fields = [&](size_t n) { return f.size() == n + 1; };
+    // Every record has a fixed number of fields after its kind: checked once, here.
+    const auto count = kFieldCounts.find(kind);
+    if (count == kFieldCounts.end()) return bad("unknown record");
+    if (f.size() != count->second + 1)
+      return bad(fmt::format("malformed {} line ({} fields, {} expected)", kind, f.size() - 1,
+                             count->second));
     Profile* p = set.profiles.empty() ? nullptr : &set.profiles.back();
     auto frame_ok = [&](std::optional<uint32_t> v) { return v && *v < set.frames.size(); };
     if (kind == "end") {
-      if (!fields(0)) return bad("malformed end line");
       ended = true;
     } else if (kind == "set") {
-      auto clock = fields(5) ? number<uint64_t>(f[1]) : std::nullopt;
-      auto source = fields(5) ? unescape(f[2]) : std::nullopt;
-      auto object = fields(5) ? unescape(f[3]) : std::nullopt;
-      auto board = fields(5) ? unescape(f[4]) : std::nullopt;
-      auto model = fields(5) ? unescape(f[5]) : std::nullopt;
+      auto clock = number<uint64_t>(f[1]);
+      auto source = unescape(f[2]);
+      auto object = unescape(f[3]);
+      auto board = unescape(f[4]);
+      auto model = unescape(f[5]);
       if (have_set || !clock || !source || !object || !board || !model)
         return bad(have_set ? "a second set line" : "malformed set line");
       set.clock_hz = *clock, set.source = *source, set.object = *object, set.board = *board;
       set.timing_model = *model;
       have_set = true;
     } else if (kind == "frame") {
-      Frame fr;
-      auto address = fields(6) ? number<uint32_t>(f[1]) : std::nullopt;
-      auto line_no = fields(6) ? number<uint32_t>(f[2]) : std::nullopt;
-      auto inlined = fields(6) ? flag(f[3]) : std::nullopt;
-      auto handler = fields(6) ? flag(f[4]) : std::nullopt;
-      auto name = fields(6) ? unescape(f[5]) : std::nullopt;
-      auto file = fields(6) ? unescape(f[6]) : std::nullopt;
+      auto address = number<uint32_t>(f[1]);
+      auto line_no = number<uint32_t>(f[2]);
+      auto inlined = flag(f[3]);
+      auto handler = flag(f[4]);
+      auto name = unescape(f[5]);
+      auto file = unescape(f[6]);
       if (p) return bad("a frame after the first profile");
       if (!address || !line_no || !inlined || !handler || !name || !file)
         return bad("malformed frame line");
       set.frames.push_back({*name, *file, *line_no, *address, *inlined, *handler});
     } else if (kind == "profile") {
       Profile np;
-      auto start = fields(7) ? number<uint64_t>(f[1]) : std::nullopt;
-      auto total = fields(7) ? number<uint64_t>(f[2]) : std::nullopt;
-      auto insns = fields(7) ? number<uint64_t>(f[3]) : std::nullopt;
-      auto truncated = fields(7) ? flag(f[4]) : std::nullopt;
-      auto limit = fields(7) ? number<size_t>(f[5]) : std::nullopt;
-      auto stack = fields(7) ? number<uint32_t>(f[6]) : std::nullopt;
-      auto name = fields(7) ? unescape(f[7]) : std::nullopt;
+      auto start = number<uint64_t>(f[1]);
+      auto total = number<uint64_t>(f[2]);
+      auto insns = number<uint64_t>(f[3]);
+      auto truncated = flag(f[4]);
+      auto limit = number<size_t>(f[5]);
+      auto stack = number<uint32_t>(f[6]);
+      auto name = unescape(f[7]);
       if (!start || !total || !insns || !truncated || !limit || !stack || !name)
         return bad("malformed profile line");
       np.name = *name, np.start_cycles = *start, np.total_cycles = *total;
@@ -181,17 +190,15 @@ util::Result<ProfileSet> parse_profile_file(std::string_view text) {
     } else if (!p && (kind == "node" || kind == "address" || kind == "nodeaddr" ||
                       kind == "edge" || kind == "event" || kind == "exec")) {
       return bad(fmt::format("a '{}' record before the first profile line", kind));
-    } else if (!p) {
-      return bad("unknown record");
     } else if (kind == "node") {
       CallNode n;
-      auto frame = fields(8) ? number<uint32_t>(f[1]) : std::nullopt;
-      auto parent = fields(8) ? number<int32_t>(f[2]) : std::nullopt;
-      auto calls = fields(8) ? number<uint64_t>(f[3]) : std::nullopt;
-      auto ic = fields(8) ? number<uint64_t>(f[4]) : std::nullopt;
-      auto ec = fields(8) ? number<uint64_t>(f[5]) : std::nullopt;
-      auto ii = fields(8) ? number<uint64_t>(f[6]) : std::nullopt;
-      auto ei = fields(8) ? number<uint64_t>(f[7]) : std::nullopt;
+      auto frame = number<uint32_t>(f[1]);
+      auto parent = number<int32_t>(f[2]);
+      auto calls = number<uint64_t>(f[3]);
+      auto ic = number<uint64_t>(f[4]);
+      auto ec = number<uint64_t>(f[5]);
+      auto ii = number<uint64_t>(f[6]);
+      auto ei = number<uint64_t>(f[7]);
       if (!frame_ok(frame) || !parent || !calls || !ic || !ec || !ii || !ei)
         return bad("malformed node line, or a frame index out of range");
       const int32_t index = static_cast<int32_t>(p->nodes.size());
@@ -212,50 +219,48 @@ util::Result<ProfileSet> parse_profile_file(std::string_view text) {
         }
       p->nodes.push_back(std::move(n));
     } else if (kind == "address") {
-      auto frame = fields(6) ? number<uint32_t>(f[1]) : std::nullopt;
-      auto address = fields(6) ? number<uint32_t>(f[2]) : std::nullopt;
-      auto line_no = fields(6) ? number<uint32_t>(f[3]) : std::nullopt;
-      auto cycles = fields(6) ? number<uint64_t>(f[4]) : std::nullopt;
-      auto insns = fields(6) ? number<uint64_t>(f[5]) : std::nullopt;
-      auto file = fields(6) ? unescape(f[6]) : std::nullopt;
+      auto frame = number<uint32_t>(f[1]);
+      auto address = number<uint32_t>(f[2]);
+      auto line_no = number<uint32_t>(f[3]);
+      auto cycles = number<uint64_t>(f[4]);
+      auto insns = number<uint64_t>(f[5]);
+      auto file = unescape(f[6]);
       if (!frame_ok(frame) || !address || !line_no || !cycles || !insns || !file)
         return bad("malformed address line, or a frame index out of range");
       p->addresses.push_back({*frame, *address, *file, *line_no, *cycles, *insns});
     } else if (kind == "nodeaddr") {
-      auto node = fields(4) ? number<uint32_t>(f[1]) : std::nullopt;
-      auto address = fields(4) ? number<uint32_t>(f[2]) : std::nullopt;
-      auto cycles = fields(4) ? number<uint64_t>(f[3]) : std::nullopt;
-      auto insns = fields(4) ? number<uint64_t>(f[4]) : std::nullopt;
+      auto node = number<uint32_t>(f[1]);
+      auto address = number<uint32_t>(f[2]);
+      auto cycles = number<uint64_t>(f[3]);
+      auto insns = number<uint64_t>(f[4]);
       if (!node || *node >= p->nodes.size() || !address || !cycles || !insns)
         return bad("malformed nodeaddr line, or a node index out of range");
       p->node_addresses.push_back({*node, *address, *cycles, *insns});
     } else if (kind == "edge") {
-      auto caller = fields(8) ? number<uint32_t>(f[1]) : std::nullopt;
-      auto callee = fields(8) ? number<uint32_t>(f[2]) : std::nullopt;
-      auto at = fields(8) ? number<uint32_t>(f[3]) : std::nullopt;
-      auto line_no = fields(8) ? number<uint32_t>(f[4]) : std::nullopt;
-      auto calls = fields(8) ? number<uint64_t>(f[5]) : std::nullopt;
-      auto ic = fields(8) ? number<uint64_t>(f[6]) : std::nullopt;
-      auto ii = fields(8) ? number<uint64_t>(f[7]) : std::nullopt;
-      auto file = fields(8) ? unescape(f[8]) : std::nullopt;
+      auto caller = number<uint32_t>(f[1]);
+      auto callee = number<uint32_t>(f[2]);
+      auto at = number<uint32_t>(f[3]);
+      auto line_no = number<uint32_t>(f[4]);
+      auto calls = number<uint64_t>(f[5]);
+      auto ic = number<uint64_t>(f[6]);
+      auto ii = number<uint64_t>(f[7]);
+      auto file = unescape(f[8]);
       if (!frame_ok(caller) || !frame_ok(callee) || !at || !line_no || !calls || !ic || !ii ||
           !file)
         return bad("malformed edge line, or a frame index out of range");
       p->edges.push_back({*caller, *callee, *at, *file, *line_no, *calls, *ic, *ii});
     } else if (kind == "event") {
-      auto frame = fields(4) ? number<uint32_t>(f[2]) : std::nullopt;
-      auto at = fields(4) ? number<uint64_t>(f[3]) : std::nullopt;
-      auto stack = fields(4) ? number<uint32_t>(f[4]) : std::nullopt;
-      if (!fields(4) || (f[1] != "E" && f[1] != "L") || !frame_ok(frame) || !at || !stack)
+      auto frame = number<uint32_t>(f[2]);
+      auto at = number<uint64_t>(f[3]);
+      auto stack = number<uint32_t>(f[4]);
+      if ((f[1] != "E" && f[1] != "L") || !frame_ok(frame) || !at || !stack)
         return bad("malformed event line, or a frame index out of range");
       p->events.push_back({f[1] == "E" ? TraceEvent::Kind::kEnter : TraceEvent::Kind::kLeave,
                            *frame, *at, *stack});
     } else if (kind == "exec") {
-      auto cycles = fields(1) ? number<uint64_t>(f[1]) : std::nullopt;
+      auto cycles = number<uint64_t>(f[1]);
       if (!cycles) return bad("malformed exec line");
       p->execution_cycles.push_back(*cycles);
-    } else {
-      return bad("unknown record");
     }
   }
   if (!header) return util::fail("profile file: empty (no 'fathom-profile 1' header)");

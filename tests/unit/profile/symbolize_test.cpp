@@ -16,6 +16,7 @@
 #include "profile/tracker_options.h"
 #include "sim/machine.h"
 #include "util/subprocess.h"
+#include "../sim/assembled_image.h"
 #include "../sim/fixture_board.h"
 
 namespace fathom::profile {
@@ -65,16 +66,10 @@ class SymbolizeLabels : public ::testing::Test {
  protected:
   void SetUp() override {
     dir_ = fs::temp_directory_path() / ("fathom_symbolize_test_" + std::to_string(::getpid()));
-    fs::create_directories(dir_);
-    std::ofstream(dir_ / "labels.S") << kSource;
-    auto built = util::run_process({"arm-none-eabi-gcc", "-mcpu=cortex-m33", "-mthumb",
-                                    "-nostdlib", "-Wl,--section-start=.vectors=0",
-                                    "-Wl,-Ttext=0x100", "-Wl,-e,reset",
-                                    (dir_ / "labels.S").string(), "-o",
-                                    (dir_ / "labels.elf").string()});
-    if (!built) GTEST_SKIP() << "arm-none-eabi-gcc is not available";
-    ASSERT_EQ(built->exit_code, 0) << built->stderr_text;
-    elf_ = dir_ / "labels.elf";
+    const auto built = fathom::testing::assemble_image(dir_, "labels", kSource);
+    if (built.elf.empty() && built.error.empty()) GTEST_SKIP() << "arm-none-eabi-gcc is not available";
+    ASSERT_TRUE(built.error.empty()) << built.error;
+    elf_ = built.elf;
   }
   void TearDown() override { fs::remove_all(dir_); }
 

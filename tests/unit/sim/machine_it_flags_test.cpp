@@ -11,11 +11,10 @@
 #include <unistd.h>
 
 #include <filesystem>
-#include <fstream>
 
 #include "elf/elf_image.h"
 #include "sim/machine.h"
-#include "util/subprocess.h"
+#include "assembled_image.h"
 #include "fixture_board.h"
 
 namespace fathom::sim {
@@ -60,15 +59,10 @@ class ItFlags : public ::testing::Test {
  protected:
   void SetUp() override {
     dir_ = fs::temp_directory_path() / ("fathom_it_flags_test_" + std::to_string(::getpid()));
-    fs::create_directories(dir_);
-    std::ofstream(dir_ / "it.S") << kSource;
-    auto built = util::run_process({"arm-none-eabi-gcc", "-mcpu=cortex-m4", "-mthumb",
-                                    "-nostdlib", "-Wl,--section-start=.vectors=0",
-                                    "-Wl,-Ttext=0x100", "-Wl,-e,reset", (dir_ / "it.S").string(),
-                                    "-o", (dir_ / "it.elf").string()});
-    if (!built) GTEST_SKIP() << "arm-none-eabi-gcc is not available";
-    ASSERT_EQ(built->exit_code, 0) << built->stderr_text;
-    auto image = elf::ElfImage::load(dir_ / "it.elf");
+    const auto built = fathom::testing::assemble_image(dir_, "it", kSource, "cortex-m4");
+    if (built.elf.empty() && built.error.empty()) GTEST_SKIP() << "arm-none-eabi-gcc is not available";
+    ASSERT_TRUE(built.error.empty()) << built.error;
+    auto image = elf::ElfImage::load(built.elf);
     ASSERT_TRUE(image) << image.error().message;
     image_ = std::make_unique<elf::ElfImage>(std::move(*image));
   }
