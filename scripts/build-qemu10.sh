@@ -31,6 +31,8 @@ ROOT="$CACHE/qemu10-$VERSION"
 BINARY="$ROOT/build/qemu-system-arm"
 SRC="$ROOT/src/qemu-$VERSION"
 die() { echo "build-qemu10: $*" >&2; exit 1; }
+# Any other failing command ends the script (set -e): say which, rather than nothing.
+trap 'echo "build-qemu10: failed (exit $?) at line $LINENO: $BASH_COMMAND" >&2' ERR
 
 if [ -x "$BINARY" ] && [ -f "$ROOT/build/.fathom-complete" ]; then
   echo "$BINARY"
@@ -39,7 +41,9 @@ fi
 
 # Build packages: one dpkg-query, apt-get only for what is missing (as scripts/setup.sh).
 # shellcheck disable=SC2086
-installed=" $(dpkg-query -W -f='${Package} ${Status}\n' $BUILD_PACKAGES 2>/dev/null |
+# dpkg-query exits 1 when any of them is not installed (the case this is for): under pipefail
+# that would end the script silently, so its status is ignored and its output read.
+installed=" $( { dpkg-query -W -f='${Package} ${Status}\n' $BUILD_PACKAGES 2>/dev/null || true; } |
               awk '$NF == "installed" { print $1 }' | sed 's/:.*//' | tr '\n' ' ') "
 missing=""
 for p in $BUILD_PACKAGES; do
