@@ -40,9 +40,9 @@ if [ -x "$BINARY" ] && [ -f "$ROOT/build/.fathom-complete" ]; then
 fi
 
 # Build packages: one dpkg-query, apt-get only for what is missing (as scripts/setup.sh).
-# shellcheck disable=SC2086
 # dpkg-query exits 1 when any of them is not installed (the case this is for): under pipefail
 # that would end the script silently, so its status is ignored and its output read.
+# shellcheck disable=SC2086
 installed=" $( { dpkg-query -W -f='${Package} ${Status}\n' $BUILD_PACKAGES 2>/dev/null || true; } |
               awk '$NF == "installed" { print $1 }' | sed 's/:.*//' | tr '\n' ' ') "
 missing=""
