@@ -1,6 +1,7 @@
 /* The harness main loop: known-answer tests for every selected operation first, then, for each
  * operation whose KATs passed, in the order the host selected them: warm-up and timed runs,
- * then one untimed run for stack and heap. Where the board can snapshot (the simulator), every
+ * with stack and heap measured in the first timed run on a simulated target, else in one more,
+ * untimed run. Where the board can snapshot (the simulator), every
  * operation's runs start from the state right after boot (docs/PROTOCOL.md "Isolation"), so a
  * figure does not depend on which operations ran before it. Everything is reported as records
  * (docs/PROTOCOL.md); nothing here allocates. */
@@ -41,7 +42,7 @@
  * code's copy from flash would overwrite what the simulator wrote. */
 __attribute__((used, section(".rodata.fathom_params"))) const volatile fathom_params_t
     fathom_params = {
-    FATHOM_PARAMS_MAGIC, FATHOM_DEFAULT_RUNS, FATHOM_DEFAULT_WARMUP, "", {0}};
+    FATHOM_PARAMS_MAGIC, FATHOM_DEFAULT_RUNS, FATHOM_DEFAULT_WARMUP, "", {0}, 0};
 
 extern const fathom_op *const __start_fathom_ops[];
 extern const fathom_op *const __stop_fathom_ops[];
@@ -149,19 +150,74 @@ static inline uint32_t current_sp(void) {
   return sp;
 }
 
-/* One untimed run with the stack painted below the current frame and the heap peak reset.
- * Peak stack = this frame's SP minus the lowest word the operation overwrote. */
-static __attribute__((noinline)) int memory_run(const fathom_op *op, uint32_t *peak_stack_bytes) {
-  const uint32_t sp = current_sp();
-  /* Leave 64 bytes under SP unpainted: the loop below runs in this frame only. */
+/* Paints the stack from its bottom up to 64 bytes below `sp` (the painting loop itself runs
+ * above that, in a frame just below `sp`) and resets the heap peak. */
+static void paint_memory(uint32_t sp) {
   volatile uint32_t *p = __stack_bottom;
   volatile uint32_t *const paint_end = (volatile uint32_t *)(sp - 64);
   while (p < paint_end) *p++ = STACK_PAINT;
   fathom_heap_reset_peak();
-  int rc = op->run();
-  p = __stack_bottom;
+}
+
+/* Peak stack since paint_memory(sp): `sp` minus the lowest word the operation overwrote. */
+static uint32_t painted_peak(uint32_t sp) {
+  volatile uint32_t *p = __stack_bottom;
+  volatile uint32_t *const paint_end = (volatile uint32_t *)(sp - 64);
   while (p < paint_end && *p == STACK_PAINT) ++p;
-  *peak_stack_bytes = sp - (uint32_t)(uintptr_t)p;
+  return sp - (uint32_t)(uintptr_t)p;
+}
+
+/* The stack measurement of the timed run that makes one (FATHOM_PARAM_MEMORY_IN_TIMED_RUN). */
+static uint32_t measured_sp, measured_peak_stack;
+
+/* timed_run's steps before and after its timed window, out of line: with no branch of its own,
+ * timed_run is one straight sequence that every timed run executes identically (a branch
+ * around the painting would let the compiler duplicate the window into differently aligned
+ * copies, and reach the first counter read by different paths: a cycle apart). They keep
+ * their state in statics, so that timed_run has few values to keep in registers. */
+static __attribute__((noinline)) void memory_before(int measure_memory, uint32_t sp) {
+  measured_sp = sp;
+  if (measure_memory) paint_memory(sp);
+}
+
+/* Returns `rc`, so the run's result stays in the register it came back in: nothing is copied
+ * between the run's return and the second counter read. */
+static __attribute__((noinline)) int memory_after(int rc, int measure_memory) {
+  if (measure_memory) measured_peak_stack = painted_peak(measured_sp);
+  return rc;
+}
+
+/* One timed run: the operation between two cycle-counter reads, into `sample` (t0, t1). Every
+ * timed run goes through this one function, so the code between the reads is the same for all
+ * of them, and only the call of the operation is between them: the run function's address is
+ * loaded before the first read, its result handed on after the second (instruction scheduling
+ * is off here so that the compiler moves neither into the window). 8-byte aligned, so the
+ * window's instructions sit at the same offsets in a word in every image (an instruction's
+ * fetch depends on it). With `measure_memory` the stack below this frame is painted (and the
+ * heap peak reset) before the first read and scanned after the second, so the run is also the
+ * stack and heap measurement (measured_peak_stack; on a simulated target only:
+ * FATHOM_PARAM_MEMORY_IN_TIMED_RUN). */
+static __attribute__((noinline, aligned(8), optimize("no-schedule-insns", "no-schedule-insns2")))
+int timed_run(const fathom_op *op, int measure_memory, uint32_t sample[2]) {
+  memory_before(measure_memory, current_sp());
+  int (*run)(void) = op->run;
+  __asm volatile("" : "+r"(run)); /* the address is in a register before the first read */
+  const uint32_t start = fathom_cycles_read();
+  int rc = run();
+  const uint32_t end = fathom_cycles_read();
+  rc = memory_after(rc, measure_memory);
+  sample[0] = start;
+  sample[1] = end;
+  return rc;
+}
+
+/* One untimed run with the stack painted below the current frame and the heap peak reset
+ * (a board: painting the stack may change what a cache holds for the timed runs). */
+static __attribute__((noinline)) int memory_run(const fathom_op *op, uint32_t *peak_stack_bytes) {
+  const uint32_t sp = current_sp();
+  paint_memory(sp);
+  const int rc = op->run();
+  *peak_stack_bytes = painted_peak(sp);
   return rc;
 }
 
@@ -200,7 +256,7 @@ static void kat_phase(const uint8_t *order, size_t n_order) {
   }
 }
 
-/* Phase 2 for one operation: warm-up, timed runs and the memory run, only if its vectors all
+/* Phase 2 for one operation: warm-up, timed runs and the memory measurement, only if its vectors all
  * passed in this image. After an isolation restore (`replay_setup`) the machine is in its
  * post-boot state again, so the operation's setup runs once more, silently. */
 static void time_operation(size_t i, uint32_t runs, uint32_t warmup, int replay_setup) {
@@ -250,30 +306,40 @@ static void time_operation(size_t i, uint32_t runs, uint32_t warmup, int replay_
     current_run_index = w;
     failed = op->run() != 0;
   }
+  /* On a simulated target the first timed run (run index 0, as the memory run's) measures
+   * stack and heap too, so no extra run is needed; its heap counters are taken right after. */
+  const int in_timed_run = fathom_params.magic == FATHOM_PARAMS_MAGIC &&
+                           (fathom_params.flags & FATHOM_PARAM_MEMORY_IN_TIMED_RUN) != 0;
+  uint32_t peak_stack = 0;
+  fathom_heap_stats heap = {0};
   for (uint32_t r = 0; r < op_runs && !failed; ++r) {
     current_run_index = r;
-    const uint32_t t0 = fathom_cycles_read();
-    const int rc = op->run();
-    const uint32_t t1 = fathom_cycles_read();
+    uint32_t sample[2] = {0, 0};
+    const int rc = timed_run(op, in_timed_run && r == 0, sample);
     if (rc != 0) {
       failed = 1;
       break;
     }
+    if (in_timed_run && r == 0) {
+      peak_stack = measured_peak_stack;
+      heap = fathom_heap_stats_get();
+    }
     fathom_rec_begin("SAMPLE");
     fathom_rec_str(op->name);
     fathom_rec_u32(r);
-    fathom_rec_u32(t0);
-    fathom_rec_u32(t1);
+    fathom_rec_u32(sample[0]);
+    fathom_rec_u32(sample[1]);
     fathom_rec_end();
   }
-  uint32_t peak_stack = 0;
-  current_run_index = 0;
-  if (!failed) failed = memory_run(op, &peak_stack) != 0;
+  if (!failed && !in_timed_run) {
+    current_run_index = 0;
+    failed = memory_run(op, &peak_stack) != 0;
+    heap = fathom_heap_stats_get();
+  }
   if (failed) {
     skip(op->name, "run-failed");
     kat_failures++;
   } else {
-    const fathom_heap_stats heap = fathom_heap_stats_get();
     fathom_rec_begin("MEM");
     fathom_rec_str(op->name);
     fathom_rec_u32(peak_stack);

@@ -6,28 +6,34 @@
 
 #include <stdint.h>
 
-#define FATHOM_PARAMS_MAGIC 0x32485446u /* "FTH2" little-endian: names this layout */
+#define FATHOM_PARAMS_MAGIC 0x33485446u /* "FTH3" little-endian: names this layout */
 #define FATHOM_MAX_OPS 64
 #define FATHOM_ONLY_OPS_BYTES 512
+
+/* Measure stack and heap in the last timed run instead of an extra untimed run: set by the host
+ * for a simulated target, whose counts a painted stack cannot change (docs/PROTOCOL.md). */
+#define FATHOM_PARAM_MEMORY_IN_TIMED_RUN 1u
 
 /* A board image uses the compiled-in defaults; the host overwrites the object in the image
  * (found by its symbol) to change runs or select operations without rebuilding. `only_ops` is
  * a comma-separated list of operation names, NUL-padded; empty means all. `op_runs[i]`, if
  * non-zero, is the timed runs of the operation at registry index i instead of `runs` (the host
- * gives an operation whose input is fixed fewer runs on a deterministic target). */
+ * gives an operation whose input is fixed fewer runs on a deterministic target). `flags` holds
+ * FATHOM_PARAM_* bits. */
 typedef struct {
   uint32_t magic;
   uint32_t runs;
   uint32_t warmup;
   char only_ops[FATHOM_ONLY_OPS_BYTES];
   uint32_t op_runs[FATHOM_MAX_OPS];
+  uint32_t flags;
 } fathom_params_t;
 
 #ifdef __cplusplus
-static_assert(sizeof(fathom_params_t) == 12 + FATHOM_ONLY_OPS_BYTES + 4 * FATHOM_MAX_OPS,
+static_assert(sizeof(fathom_params_t) == 12 + FATHOM_ONLY_OPS_BYTES + 4 * FATHOM_MAX_OPS + 4,
               "fathom_params_t has padding");
 #else
-_Static_assert(sizeof(fathom_params_t) == 12 + FATHOM_ONLY_OPS_BYTES + 4 * FATHOM_MAX_OPS,
+_Static_assert(sizeof(fathom_params_t) == 12 + FATHOM_ONLY_OPS_BYTES + 4 * FATHOM_MAX_OPS + 4,
                "fathom_params_t has padding");
 #endif
 

@@ -96,15 +96,16 @@ int diagnose(const DiagnoseFlags& flags) {
   const auto result = compare::diagnose(a.profiles, b.profiles, options);
 
   // How many executions each operation's profile sums: the timed ones (one per operation here,
-  // or the operation's own minimum of distinct inputs); the stack measurement's is left out.
+  // or the operation's own minimum of distinct inputs); a board's untimed memory run would be
+  // left out (profile/tracker_options.h).
   auto executions = [](const profile::ProfileSet& set, const std::string& operation) -> size_t {
     for (const auto& p : set.profiles)
       if (p.name == operation) return p.execution_cycles.size();
     return 0;
   };
   fmt::print("A = {} on {}, B = {} on {} (profiled cycles of the timed executions, one per "
-             "operation unless its row says otherwise; the stack measurement's execution is "
-             "not included; unchanged = within {}%)\n\n",
+             "operation unless its row says otherwise, nothing untimed included; unchanged = "
+             "within {}%)\n\n",
              a.image.configuration, a.image.board, b.image.configuration, b.image.board,
              flags.threshold);
   fmt::print("{:<28} {:>14} {:>14} {:>8}  {}\n", "operation", "A [cycles]", "B [cycles]", "B/A",

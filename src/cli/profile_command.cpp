@@ -154,12 +154,12 @@ int profile_suite(const ProfileFlags& flags) {
                                        image.configuration, flags.operation));
   if (flags.whole_run) out.profiles.push_back(set.profiles.front());
   const profile::Profile& p = out.profiles.front();
-  // The profile sums the executions the harness timed; the untimed execution that measures the
-  // stack (memory_run) is left out (profile/tracker_options.h).
+  // The profile sums the executions the harness timed (on the simulator the first of them also
+  // measures the stack: no untimed execution is made; profile/tracker_options.h).
   uint64_t harness_sum = 0;
   for (uint64_t c : op->cycle_samples) harness_sum += c;
-  fmt::print("{} on {}: {} profiled = the {} timed execution{} of {} (the stack measurement's "
-             "execution left out); the harness measured {} cycles over them{}\n",
+  fmt::print("{} on {}: {} profiled = the {} timed execution{} of {}; the harness measured {} "
+             "cycles over them{}\n",
              image.configuration, image.board, p.total_cycles, p.execution_cycles.size(),
              p.execution_cycles.size() == 1 ? "" : "s", flags.operation, harness_sum,
              op->cycle_samples.size() == 1 ? "" : fmt::format(" ({} runs)", op->cycle_samples.size()));

@@ -57,12 +57,13 @@ struct OperationResult {
   std::optional<Statistics> cycles;
   std::optional<Statistics> instructions;
   std::optional<uint64_t> peak_stack_bytes;
-  // Heap of the untimed memory run: the peak bytes the operation itself needed above what was
-  // in use when that run started (heap_start_bytes), and its successful allocation calls.
+  // Heap of the run that measured memory (the first timed run on a simulated target, else an
+  // extra untimed run): the peak bytes the operation itself needed above what was in use when
+  // that run started (heap_start_bytes), and its successful allocation calls.
   std::optional<uint64_t> heap_peak_bytes;
   std::optional<uint64_t> allocations;
   std::optional<uint64_t> heap_start_bytes;
-  // The same untimed run's memory as the simulator saw it (profile::MemoryWatch,
+  // The same run's memory as the simulator saw it (profile::MemoryWatch,
   // docs/PROFILER.md), to cross-check the harness's figures above: the run function's entry SP
   // minus the deepest SP of the execution; the peak bytes in use (counting what was in use at
   // its start) and the allocation calls, seen at the allocator's entry

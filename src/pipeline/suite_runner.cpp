@@ -278,6 +278,7 @@ util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOpt
       params.warmup = warmup;
       params.operations = image_operations;
       params.cycle_budget = suite.cycle_budget;
+      params.memory_in_timed_run = (*target)->deterministic();
       auto ran = (*target)->run(to_run, params);
       if (!ran) return tl::unexpected(ran.error());
       prov.timing_model = ran->timing_model;
@@ -311,7 +312,9 @@ util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOpt
         auto other = target::make_target(*board, second);
         if (!other) return tl::unexpected(other.error());
         status(fmt::format("cross-checking on {}", (*other)->name()));
-        auto again = (*other)->run(to_run, params);
+        target::RunParameters again_params = params;
+        again_params.memory_in_timed_run = (*other)->deterministic();
+        auto again = (*other)->run(to_run, again_params);
         if (!again) return tl::unexpected(again.error());
         image.cross_check =
             cross_check(image.operations, (*target)->name(), again->operations, (*other)->name());

@@ -4,9 +4,10 @@
 // What `fathom profile`, `fathom diagnose` and `fathom bench` attach; a plain ELF (no operation
 // table) gets the function entries and no spans.
 //
-// The harness runs each operation once more after its timed runs, from `memory_run`, to measure
-// its stack and heap (firmware/harness/fathom_harness.c). That execution is not timed, so it is
-// kept out of the operation's profile (TrackerOptions::excluded_callers): an operation's profile
+// Where the first timed run cannot measure stack and heap (a board; docs/PROTOCOL.md "Where
+// memory is measured"), the harness runs each operation once more after its timed runs, from
+// `memory_run` (firmware/harness/fathom_harness.c). That execution is not timed, so it is kept
+// out of the operation's profile (TrackerOptions::excluded_callers): an operation's profile
 // sums exactly the executions the harness timed (and warm-ups, when a run has them).
 #include "elf/elf_image.h"
 #include "profile/call_tracker.h"

@@ -3,6 +3,7 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <string_view>
 
 namespace fathom::target {
 namespace {
@@ -13,15 +14,34 @@ namespace {
 // touches), which the simulator measures as the paint words left just above the deepest SP
 // (WatchedExecution::unwritten_bytes). So painted + unwritten must equal the deepest-SP figure
 // exactly; anything else is a disagreement.
-// memory_run leaves this much under its SP unpainted (its own loop runs there), so the painted
-// figure is never below it: an operation using less reads as exactly this.
+// The harness leaves this much under its SP unpainted (its painting loop runs there), so the
+// painted figure is never below it: an operation using less reads as exactly this.
 constexpr uint64_t kHarnessUnpaintedBytes = 64;
 
-// The function that runs the harness's untimed memory execution (fathom_harness.c); GCC may
-// add a suffix (memory_run.constprop.0).
-bool in_memory_run(const elf::ElfImage& image, uint32_t address) {
+// Whether the function holding `address` is the harness function `name` (fathom_harness.c);
+// GCC may add a suffix (memory_run.constprop.0, timed_run.isra.0).
+bool in_function(const elf::ElfImage& image, uint32_t address, std::string_view name) {
   const elf::Symbol* f = image.function_at(address);
-  return f != nullptr && f->name.rfind("memory_run", 0) == 0;
+  if (f == nullptr || f->name.rfind(name, 0) != 0) return false;
+  return f->name.size() == name.size() || f->name[name.size()] == '.';
+}
+
+// The execution the harness's MEM record measured: the one called from memory_run (a board's
+// layout, or an image whose host did not ask for memory in a timed run), else the first called
+// from timed_run (RunParameters::memory_in_timed_run), else the last.
+const WatchedExecution* measured_execution(const elf::ElfImage& image,
+                                           const std::vector<WatchedExecution>& executions,
+                                           const std::string& operation) {
+  const WatchedExecution* first_timed = nullptr;
+  const WatchedExecution* last = nullptr;
+  for (const auto& e : executions) {
+    if (!e.returned || e.operation != operation) continue;
+    if (in_function(image, e.call_address, "memory_run")) return &e;
+    if (first_timed == nullptr && in_function(image, e.call_address, "timed_run"))
+      first_timed = &e;
+    last = &e;
+  }
+  return first_timed != nullptr ? first_timed : last;
 }
 
 }  // namespace
@@ -29,11 +49,7 @@ bool in_memory_run(const elf::ElfImage& image, uint32_t address) {
 void add_simulator_memory(const elf::ElfImage& image,
                           const std::vector<WatchedExecution>& executions,
                           model::OperationResult& op) {
-  const WatchedExecution* chosen = nullptr;
-  for (const auto& e : executions) {
-    if (!e.returned || e.operation != op.operation) continue;
-    if (chosen == nullptr || !in_memory_run(image, chosen->call_address)) chosen = &e;
-  }
+  const WatchedExecution* chosen = measured_execution(image, executions, op.operation);
   if (chosen == nullptr) return;
   op.sim_peak_stack_bytes = chosen->peak_stack_bytes;
   op.sim_heap_peak_bytes = chosen->heap_peak_bytes - chosen->heap_start_bytes;

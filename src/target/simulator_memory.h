@@ -24,8 +24,9 @@ struct WatchedExecution {
 };
 
 // Copies the figures of the execution the harness's MEM record comes from (the one called from
-// memory_run; the last one if that function is not found) into `op` and notes a disagreement
-// with the harness's figures in `op.memory_mismatch`.
+// memory_run; else the first called from timed_run, where the harness measures memory in the
+// first timed run; else the last one) into `op` and notes a disagreement with the harness's
+// figures in `op.memory_mismatch`.
 void add_simulator_memory(const elf::ElfImage& image,
                           const std::vector<WatchedExecution>& executions,
                           model::OperationResult& op);

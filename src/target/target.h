@@ -27,6 +27,10 @@ struct RunParameters {
   std::map<std::string, uint32_t> operation_runs;
   uint32_t warmup = 1;                   // untimed runs before them
   std::vector<std::string> operations;   // run only these, in this order; empty = all
+  // Stack and heap measured in each operation's first timed run instead of an extra untimed
+  // run after them: for a simulated target (Target::deterministic()), where painting the stack
+  // before the first counter read cannot change a count; a board keeps the extra run.
+  bool memory_in_timed_run = false;
   // The simulator stops the image after this many cycles; QEMU and serial targets use their
   // own time limits (board.toml [serial] timeouts).
   uint64_t cycle_budget = 2'000'000'000ULL;

@@ -21,7 +21,7 @@ import struct
 import sys
 import zlib
 
-PARAMS_MAGIC = 0x32485446  # "FTH2" (firmware/harness/fathom_params.h)
+PARAMS_MAGIC = 0x33485446  # "FTH3" (firmware/harness/fathom_params.h)
 ONLY_OPS_BYTES = 512
 
 
@@ -54,6 +54,10 @@ def read_params(path):
             if magic != PARAMS_MAGIC:
                 sys.exit(f"fake_board: fathom_params has magic {magic:#x}")
             only = data[at + 12:at + 12 + ONLY_OPS_BYTES].split(b"\0")[0].decode()
+            # flags follow only_ops and op_runs[64]: a board keeps its untimed memory run
+            (flags,) = struct.unpack_from("<I", data, at + 12 + ONLY_OPS_BYTES + 4 * 64)
+            if flags != 0:
+                sys.exit(f"fake_board: fathom_params flags {flags:#x} on a board (want 0)")
             return {"runs": runs, "warmup": warmup,
                     "operations": [op for op in only.split(",") if op]}
     sys.exit("fake_board: no loadable segment holds fathom_params")

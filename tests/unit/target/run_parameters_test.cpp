@@ -41,6 +41,16 @@ TEST(RunParameters, RoundTripsThroughTheHarnessLayout) {
   EXPECT_EQ(p.op_runs[2], 0u);
   EXPECT_EQ(p.op_runs[3], 7u);
   for (size_t i = 4; i < FATHOM_MAX_OPS; ++i) EXPECT_EQ(p.op_runs[i], 0u) << i;
+  EXPECT_EQ(p.flags, 0u);  // a board: stack and heap in an extra untimed run
+}
+
+TEST(RunParameters, MemoryInTimedRunReachesTheHarnessAsItsFlag) {
+  RunParameters in;
+  in.memory_in_timed_run = true;
+  auto bytes = encode_parameter_bytes(in, {}, "img");
+  ASSERT_TRUE(bytes) << bytes.error().message;
+  const fathom_params_t p = as_harness_reads_it(*bytes);
+  EXPECT_EQ(p.flags, FATHOM_PARAM_MEMORY_IN_TIMED_RUN);
 }
 
 TEST(RunParameters, WithoutPerOperationCountsEveryOperationMakesRuns) {
