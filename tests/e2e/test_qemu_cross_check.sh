@@ -11,8 +11,21 @@ need_qemu_target
 # (compared by nothing) would only add one more execution of every operation on QEMU and again
 # on the simulator.
 for BOARD in qemu-mps2-an386 qemu-mps2-an505; do
-  expect_exit 0 "$FATHOM" run --board "$BOARD" --runs 2 --warmup 0 --cross-check sim \
-    --no-history --format json --out "$WORK/$BOARD"
+  # On a failure the report (stdout, JSON) says why: each image's error and cross-check
+  # differences are printed with fathom's stderr.
+  "$FATHOM" run --board "$BOARD" --runs 2 --warmup 0 --cross-check sim \
+    --no-history --format json --out "$WORK/$BOARD" >"$WORK/out" 2>"$WORK/err"
+  got=$?
+  if [ "$got" != 0 ]; then
+    cat "$WORK/err" >&2
+    python3 -c '
+import json, sys
+for im in json.load(open(sys.argv[1]))["images"]:
+    print(im["configuration"], "error:", im.get("error"), "fault:", im.get("fault"),
+          "cross-check:", (im.get("cross_check") or {}).get("differences"), file=sys.stderr)
+' "$WORK/out" || head -c 4000 "$WORK/out" >&2
+    fail "fathom run --board $BOARD --cross-check sim exited $got, expected 0"
+  fi
   check_json "$WORK/$BOARD/results.json" '
 ims = d["images"]
 assert len(ims) == 2, [i["configuration"] for i in ims]   # the default suite: two configurations
