@@ -32,17 +32,39 @@ bool hidden(const fs::path& relative) {
 
 }  // namespace
 
+std::string relocate(std::string text, const std::vector<RelocatableRoot>& roots) {
+  for (const auto& root : roots) {
+    std::string from = root.path.lexically_normal().string();
+    while (from.size() > 1 && from.back() == '/') from.pop_back();
+    if (from.empty() || from == "/") continue;
+    std::string out;
+    size_t start = 0;
+    for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at)) {
+      const size_t end = at + from.size();
+      if (end == text.size() || text[end] == '/') {
+        out.append(text, start, at - start);
+        out += root.label;
+        start = end;
+      }
+      at = end;
+    }
+    out.append(text, start, std::string::npos);
+    text = std::move(out);
+  }
+  return text;
+}
+
 util::Result<std::string> build_key(const BuildKeyInputs& in) {
   std::string text;
   field(text, "toolchain", in.toolchain_version);
   for (const auto& [name, flags] : in.flags) {
     field(text, "flags", name);
     field(text, "count", std::to_string(flags.size()));
-    for (const auto& f : flags) field(text, "flag", f);
+    for (const auto& f : flags) field(text, "flag", relocate(f, in.roots));
   }
   for (const auto& [name, content] : in.generated_files) {
     field(text, "generated", name);
-    field(text, "content", content);
+    field(text, "content", relocate(content, in.roots));
   }
   field(text, "library-source", in.library_source_identity);
   std::vector<fs::path> files = in.files;
@@ -53,7 +75,7 @@ util::Result<std::string> build_key(const BuildKeyInputs& in) {
     if (!digest)
       return util::fail(fmt::format("cannot read '{}' for the build key: {}", f.string(),
                                     digest.error().message));
-    field(text, "file", f.string());
+    field(text, "file", relocate(f.string(), in.roots));
     field(text, "sha256", *digest);
   }
   return util::sha256_hex(text);

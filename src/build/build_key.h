@@ -8,6 +8,10 @@
 // whose manifest holds that key and whose ELF still has the recorded SHA-256 is reused without
 // running ninja at all (image_builder.cpp). Ninja still does the actual building (and keeps a
 // changed input's rebuild incremental).
+//
+// The key does not depend on where fathom's tree is checked out: the compiler maps the tree's
+// path out of the image (-ffile-prefix-map), and the key sees it as a label (RelocatableRoot).
+// So a clean clone elsewhere reuses the images another clone built, and they are the same bytes.
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -18,6 +22,17 @@
 
 namespace fathom::build {
 
+// A directory whose location does not reach an image's bytes, because every compilation maps
+// it away (-ffile-prefix-map=<path>/=): in the key, its path stands for `label`.
+struct RelocatableRoot {
+  std::filesystem::path path;
+  std::string label;
+};
+
+// `text` with each root's path, where it is followed by '/' or ends the text, replaced by the
+// root's label. A root that is empty or "/" is left alone.
+std::string relocate(std::string text, const std::vector<RelocatableRoot>& roots);
+
 // Everything an image's bytes depend on, in the order it is hashed. Each part is hashed with
 // its length and a label, so moving text from one part to the next changes the key.
 struct BuildKeyInputs {
@@ -25,7 +40,8 @@ struct BuildKeyInputs {
   // Named flag vectors as they reach the tools ("library cflags", "image cflags", "ldflags").
   // Pass the final vectors: whatever is added to them enters the key on its own.
   std::vector<std::pair<std::string, std::vector<std::string>>> flags;
-  // Named generated texts ("fathom_user_config.h", "memory.ld"), by content.
+  // Named generated texts ("fathom_user_config.h", "memory.ld", the build.ninja files), by
+  // content.
   std::vector<std::pair<std::string, std::string>> generated_files;
   // The library's source identity: the lock's archive SHA-256 for a pinned source, or
   // source_tree_digest() of an override tree.
@@ -33,6 +49,9 @@ struct BuildKeyInputs {
   // Files read by the build (firmware/ sources, headers, vectors, linker scripts, board.toml):
   // hashed by path and content. The order does not matter (they are sorted first).
   std::vector<std::filesystem::path> files;
+  // Applied (relocate()) to every flag, generated text and file path above; not to the
+  // contents of `files`.
+  std::vector<RelocatableRoot> roots;
 };
 
 // The key: 64 lower-case hex digits. Fails if one of `inputs.files` cannot be read (the build

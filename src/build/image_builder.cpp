@@ -152,6 +152,7 @@ struct Archive {
   std::vector<std::string> option_flags;  // how its options reach the image's files too
   std::vector<std::string> includes;
   std::string key;
+  std::string ninja_text;  // its build.ninja, for the image's build key
   fs::path archive() const { return dir / ("lib" + lib.name + ".a"); }
 };
 
@@ -161,7 +162,8 @@ util::Result<Archive> prepare_archive(LibraryDescription lib, const model::Confi
                                       const fs::path& source_root, std::string source_identity,
                                       const std::vector<std::string>& cflags,
                                       const std::vector<Archive>& earlier,
-                                      const ImageRequest& req, const Toolchain& tc) {
+                                      const ImageRequest& req, const Toolchain& tc,
+                                      const std::vector<RelocatableRoot>& roots) {
   const model::Board& board = *req.board;
   auto lib_files = library_source_files(lib, source_root);
   if (!lib_files) return tl::unexpected(lib_files.error());
@@ -189,8 +191,10 @@ util::Result<Archive> prepare_archive(LibraryDescription lib, const model::Confi
     used_includes.insert(used_includes.end(), it->includes.begin(), it->includes.end());
     used_keys += it->key;  // its configuration header's content is in its key
   }
-  a.key = hex_hash(fmt::format("{}|{}|{}|{}|{}|{}", join_args(a.cflags), config_header,
-                               source_root.string(), tc.version, options.libc, used_keys));
+  a.key = hex_hash(relocate(fmt::format("{}|{}|{}|{}|{}|{}", join_args(a.cflags), config_header,
+                                        source_root.string(), tc.version, options.libc,
+                                        used_keys),
+                            roots));
   a.dir = req.build_root / board.name / fmt::format("lib-{}-{}", lib.name, a.key);
   a.gen_dir = a.dir / "include";
   fs::create_directories(a.dir);
@@ -219,7 +223,8 @@ util::Result<Archive> prepare_archive(LibraryDescription lib, const model::Confi
     n.build({objs.back()}, "cc", {f.string()});
   }
   n.build({"lib" + lib.name + ".a"}, "ar", objs);
-  if (!write_if_changed(a.dir / "build.ninja", n.text()))
+  a.ninja_text = n.text();
+  if (!write_if_changed(a.dir / "build.ninja", a.ninja_text))
     return util::fail(fmt::format("cannot write {}", (a.dir / "build.ninja").string()));
   a.lib = std::move(lib);
   return a;
@@ -243,6 +248,16 @@ util::Result<BuiltImage> build_image(const ImageRequest& req, const Toolchain& t
   auto libc = libc_flags(cfg.libc);
   if (!libc) return tl::unexpected(libc.error());
   cflags.insert(cflags.end(), libc->compile.begin(), libc->compile.end());
+  // fathom's tree (firmware/ and the boards) is mapped out of every object, so where it is
+  // checked out reaches neither the image's bytes nor its build key: DWARF names its files
+  // "firmware/...", and a clone elsewhere reuses this clone's images (build/build_key.h).
+  // The mapping is not part of the configuration's reported flags (out.cflags).
+  const fs::path fw = req.firmware_dir;
+  const fs::path tree = fw.parent_path().lexically_normal();
+  const std::vector<RelocatableRoot> roots = {{tree, "<fathom>"}};
+  std::vector<std::string> compile_flags = cflags;
+  if (!tree.empty() && tree != tree.root_path())
+    compile_flags.push_back("-ffile-prefix-map=" + tree.string() + "/=");
 
   // --- the library archives: the configuration's library with its options, then every
   // library of `with_libraries` with its defaults ---
@@ -252,7 +267,8 @@ util::Result<BuiltImage> build_image(const ImageRequest& req, const Toolchain& t
                                         : util::Result<LibraryDescription>(*req.descriptions[0]);
     if (!lib) return tl::unexpected(lib.error());
     auto a = prepare_archive(std::move(*lib), cfg, req.library_source,
-                             req.library_source_identity, cflags, archives, req, tc);
+                             req.library_source_identity, compile_flags, archives, req, tc,
+                             roots);
     if (!a) return tl::unexpected(a.error());
     archives.push_back(std::move(*a));
   }
@@ -270,7 +286,7 @@ util::Result<BuiltImage> build_image(const ImageRequest& req, const Toolchain& t
           "combine at most one such library (list the other as `library`)",
           cfg.name, extra.name, cfg.library));
     auto a = prepare_archive(std::move(*lib), defaults, extra.source_root, extra.source_identity,
-                             cflags, archives, req, tc);
+                             compile_flags, archives, req, tc, roots);
     if (!a) return tl::unexpected(a.error());
     archives.push_back(std::move(*a));
   }
@@ -284,7 +300,6 @@ util::Result<BuiltImage> build_image(const ImageRequest& req, const Toolchain& t
     lib_includes.insert(lib_includes.end(), a.includes.begin(), a.includes.end());
   }
   // --- the image: harness, board layer, workloads, library glue, linked with the archive ---
-  const fs::path fw = req.firmware_dir;
   std::vector<std::string> defs = {
       fmt::format("-DFATHOM_CONSOLE_ADDRESS={:#x}u", board.console_address),
       fmt::format("-DFATHOM_BOARD_NAME=\"{}\"", board.name),
@@ -320,7 +335,7 @@ util::Result<BuiltImage> build_image(const ImageRequest& req, const Toolchain& t
     for (auto& w : workloads) sources.push_back({std::move(w), own});
   }
 
-  std::vector<std::string> image_cflags = cflags;
+  std::vector<std::string> image_cflags = compile_flags;
   image_cflags.insert(image_cflags.end(), option_flags.begin(), option_flags.end());
   image_cflags.insert(image_cflags.end(), defs.begin(), defs.end());
   image_cflags.push_back("-I" + (fw / "harness").string());
@@ -334,7 +349,7 @@ util::Result<BuiltImage> build_image(const ImageRequest& req, const Toolchain& t
   // different options never overwrite each other's image.
   const fs::path image_dir =
       req.build_root / board.name /
-      fmt::format("{}-{}", cfg.name, hex_hash(join_args(image_cflags) + lib_key));
+      fmt::format("{}-{}", cfg.name, hex_hash(relocate(join_args(image_cflags) + lib_key, roots)));
   fs::create_directories(image_dir);
   DirectoryLock image_lock(image_dir);
 
@@ -345,14 +360,15 @@ util::Result<BuiltImage> build_image(const ImageRequest& req, const Toolchain& t
                              r.kind == model::MemoryKind::kFlash ? "rx" : "rwx", r.origin,
                              r.length_bytes);
   memory_ld = fmt::format(
-      "/* Generated by fathom from {}/board.toml. */\nMEMORY\n{{\n{}}}\n"
+      "/* Generated by fathom from board {}'s board.toml. */\nMEMORY\n{{\n{}}}\n"
       "__fathom_stack_bytes = {:#x};\n",
-      board.directory.string(), memory_ld, board.stack_bytes);
+      board.name, memory_ld, board.stack_bytes);
   if (!write_if_changed(image_dir / "memory.ld", memory_ld))
     return util::fail(fmt::format("cannot write into build directory {}", image_dir.string()));
 
   const fs::path elf_path = image_dir / "image.elf";
   const fs::path map_path = image_dir / "image.map";
+  std::string image_ninja;
   {
     NinjaFile n;
     n.variable("cc", NinjaFile::shell_arg(tc.gcc));
@@ -369,7 +385,12 @@ util::Result<BuiltImage> build_image(const ImageRequest& req, const Toolchain& t
     n.rule("cc", "$cc -MMD -MF $out.d $first_includes $cflags -c $in -o $out", "$out.d");
     // The archives as one group: a library written over another (`uses`) needs symbols of it
     // that no earlier object pulled in.
-    n.rule("link", "$cc $ldflags $objs -Wl,--start-group $archives -Wl,--end-group -o $out");
+    // Linked beside and renamed into place: another fathom that opens image.elf while this
+    // one relinks it (a tree at another path with different content shares the directory)
+    // reads a whole image, never a half-written one.
+    n.rule("link",
+           "$cc $ldflags $objs -Wl,--start-group $archives -Wl,--end-group -o $out.tmp && "
+           "mv -f $out.tmp $out");
     std::vector<std::string> objs;
     for (const auto& f : sources) {
       objs.push_back(object_name(f.file, fw.parent_path()));
@@ -386,7 +407,8 @@ util::Result<BuiltImage> build_image(const ImageRequest& req, const Toolchain& t
             {(image_dir / "memory.ld").string(),
              (board.directory / board.linker_script).string()},
             {{"objs", join_args(objs)}, {"archives", join_args(archive_paths)}});
-    if (!write_if_changed(image_dir / "build.ninja", n.text()))
+    image_ninja = n.text();
+    if (!write_if_changed(image_dir / "build.ninja", image_ninja))
       return util::fail(fmt::format("cannot write {}", (image_dir / "build.ninja").string()));
   }
   // The content key (build/build_key.h): a directory whose manifest holds it is reused as is.
@@ -394,7 +416,8 @@ util::Result<BuiltImage> build_image(const ImageRequest& req, const Toolchain& t
   BuildKeyInputs key_inputs;
   key_inputs.toolchain_version = tc.version;
   key_inputs.flags = {{"image cflags", image_cflags}};
-  key_inputs.files = {image_dir / "build.ninja", image_dir / "memory.ld"};
+  key_inputs.generated_files = {{"build.ninja", image_ninja}, {"memory.ld", memory_ld}};
+  key_inputs.roots = roots;
   for (const auto& a : archives) {
     std::string identity = a.source_identity;
     if (identity.empty()) {
@@ -405,7 +428,7 @@ util::Result<BuiltImage> build_image(const ImageRequest& req, const Toolchain& t
     key_inputs.flags.emplace_back("library cflags " + a.lib.name, a.cflags);
     key_inputs.library_source_identity += (key_inputs.library_source_identity.empty() ? "" : "+") +
                                           a.lib.name + ":" + identity;
-    key_inputs.files.push_back(a.dir / "build.ninja");
+    key_inputs.generated_files.emplace_back("build.ninja " + a.lib.name, a.ninja_text);
     // Generated headers, then every firmware file the build may read.
     for (const fs::path& dir : {a.gen_dir, a.lib.directory})
       for (auto& f : files_below(dir)) key_inputs.files.push_back(std::move(f));

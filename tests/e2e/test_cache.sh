@@ -1,7 +1,8 @@
 #!/bin/bash
 # The build and result caches with parallel runs: a second identical run rebuilds nothing and
-# reuses the measured results (and says so), a failed image is never reused, --fresh measures
-# again, and the results are the same whatever -j.
+# reuses the measured results (and says so), a failed image is never reused, a copy of the tree
+# elsewhere reuses the same images, --fresh measures again, and the results are the same
+# whatever -j.
 . "$(dirname "$0")/lib.sh"
 need_toolchain
 SUITE="$SRC/tests/e2e/suites/cache.toml"
@@ -37,6 +38,33 @@ assert ok2["provenance"]["elf_sha256"] == ok1["provenance"]["elf_sha256"]
 assert second["images"][1]["provenance"]["reused_from"] is None, "a failed image was reused"
 assert second["images"][1]["operations"][0]["kat"]["status"] == "failed"
 PY
+
+# Another checkout of the same tree (a clean clone elsewhere) reuses those images and results:
+# where the tree lives reaches neither an image's bytes (the compiler maps it out of the DWARF)
+# nor its build key (build/build_key.h).
+mkdir -p "$WORK/clone"
+cp -r "$SRC/firmware" "$SRC/suites" "$SRC/sources.lock" "$WORK/clone/"
+expect_exit 1 env FATHOM_HOME="$WORK/clone" "$FATHOM" run "$SUITE" -j 1 --no-history --format json
+cp "$WORK/out" "$WORK/clone.json"
+expect_err "2 images: 2 builds reused from the build cache, 1 result reused from the result cache"
+python3 - "$WORK/first.json" "$WORK/clone.json" <<'PY' || fail "the clone's images differ"
+import json, sys
+first, clone = (json.load(open(p)) for p in sys.argv[1:3])
+for a, b in zip(first["images"], clone["images"]):
+    assert a["provenance"]["elf_sha256"] == b["provenance"]["elf_sha256"], (a["configuration"])
+assert clone["images"][0]["operations"] == first["images"][0]["operations"]
+PY
+# The image itself names no directory of the tree: its DWARF says "firmware/harness/...".
+CACHE="${FATHOM_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/fathom}"
+ELF_SHA="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["images"][0]["provenance"]["elf_sha256"])' "$WORK/first.json")"
+ELF=""
+for f in "$CACHE"/builds/sim-m33/mbedtls-*/image.elf; do
+  [ "$(sha256sum "$f" | cut -d' ' -f1)" = "$ELF_SHA" ] && ELF="$f"
+done
+[ -n "$ELF" ] || fail "no image with SHA-256 $ELF_SHA under $CACHE/builds/sim-m33"
+grep -qF "firmware/harness/fathom_harness.c" "$ELF" || fail "$ELF does not name its harness source"
+! grep -qF "$SRC/" "$ELF" || fail "$ELF contains the tree's path $SRC"
+! grep -qF "$WORK/clone" "$ELF" || fail "$ELF contains the clone's path"
 
 # The table says it too.
 expect_exit 1 "$FATHOM" run "$SUITE" -j 1 --no-history

@@ -124,6 +124,47 @@ TEST_F(BuildKeyTest, FilesBelowSkipsHiddenEntries) {
   EXPECT_TRUE(files_below(dir_ / "absent").empty());
 }
 
+TEST_F(BuildKeyTest, RelocateReplacesARootOnlyAtAPathBoundary) {
+  const std::vector<RelocatableRoot> roots = {{"/work/main/", "<fathom>"}};
+  EXPECT_EQ(relocate("-I/work/main/firmware/harness -ffile-prefix-map=/work/main/=", roots),
+            "-I<fathom>/firmware/harness -ffile-prefix-map=<fathom>/=");
+  EXPECT_EQ(relocate("/work/main", roots), "<fathom>");
+  // A sibling whose name starts with the root's is another directory.
+  EXPECT_EQ(relocate("/work/main2/firmware /work/mainline", roots),
+            "/work/main2/firmware /work/mainline");
+  EXPECT_EQ(relocate("no path here", roots), "no path here");
+  // "/" and an empty root would match every path: they are left alone.
+  EXPECT_EQ(relocate("/work/main/x", {{"/", "<r>"}, {"", "<e>"}}), "/work/main/x");
+}
+
+TEST_F(BuildKeyTest, TheSameTreeAtTwoPlacesGivesTheSameKey) {
+  // A second checkout of the same files elsewhere, named in flags and generated files too.
+  const fs::path other = dir_.string() + "-clone";
+  fs::remove_all(other);
+  fs::copy(dir_, other, fs::copy_options::recursive);
+  auto at = [&](const fs::path& root) {
+    BuildKeyInputs in = inputs();
+    in.flags.push_back({"library cflags", {"-I" + (root / "harness").string(),
+                                           "-ffile-prefix-map=" + root.string() + "/="}});
+    in.generated_files.push_back({"build.ninja", "build x.o: cc " + (root / "x.c").string()});
+    in.files = files_below(root);
+    in.roots = {{root, "<fathom>"}};
+    return in;
+  };
+  const std::string here = key(at(dir_));
+  EXPECT_EQ(key(at(other)), here);
+  // Without the roots, the paths are in the key.
+  BuildKeyInputs fixed_here = at(dir_), fixed_other = at(other);
+  fixed_here.roots.clear();
+  fixed_other.roots.clear();
+  EXPECT_NE(key(fixed_here), key(fixed_other));
+  // Content still counts: a changed byte in the clone changes its key.
+  std::ofstream(other / "harness" / "fathom_harness.h", std::ios::binary | std::ios::trunc)
+      << "#pragma once\n#define X 1\n";
+  EXPECT_NE(key(at(other)), here);
+  fs::remove_all(other);
+}
+
 TEST_F(BuildKeyTest, SourceTreeDigestFollowsContent) {
   auto a = source_tree_digest(dir_);
   ASSERT_TRUE(a.has_value());
