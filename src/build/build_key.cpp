@@ -64,7 +64,7 @@ util::Result<std::string> build_key(const BuildKeyInputs& in) {
   }
   for (const auto& [name, content] : in.generated_files) {
     field(text, "generated", name);
-    field(text, "content", relocate(content, in.roots));
+    field(text, "content", relocate(NinjaFile::unquoted(content), in.roots));
   }
   field(text, "library-source", in.library_source_identity);
   std::vector<fs::path> files = in.files;

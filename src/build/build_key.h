@@ -40,8 +40,9 @@ struct BuildKeyInputs {
   // Named flag vectors as they reach the tools ("library cflags", "image cflags", "ldflags").
   // Pass the final vectors: whatever is added to them enters the key on its own.
   std::vector<std::pair<std::string, std::vector<std::string>>> flags;
-  // Named generated texts ("fathom_user_config.h", "memory.ld", the build.ninja files), by
-  // content.
+  // Named generated texts ("memory.ld", the build.ninja files), by content, read as the tools
+  // read them (NinjaFile::unquoted: no ninja escapes or shell quotes, so a root that needs
+  // them, like "/ci/run:2/a b", relocates as any other).
   std::vector<std::pair<std::string, std::string>> generated_files;
   // The library's source identity: the lock's archive SHA-256 for a pinned source, or
   // source_tree_digest() of an override tree.

@@ -35,6 +35,22 @@ std::string join_args(const std::vector<std::string>& args) {
   return out;
 }
 
+// join_args(args) for a directory name's hash, independent of where the roots are: each root
+// reads as the same plain path while the arguments are quoted, then as its label. (A root with
+// a space in it would otherwise quote an argument that is plain elsewhere.)
+std::string relocated_args(const std::vector<std::string>& args,
+                           const std::vector<RelocatableRoot>& roots) {
+  std::vector<RelocatableRoot> stand_ins, labels;
+  for (size_t i = 0; i < roots.size(); ++i) {
+    const std::string stand_in = fmt::format("/fathom-root-{}", i);
+    stand_ins.push_back({roots[i].path, stand_in});
+    labels.push_back({stand_in, roots[i].label});
+  }
+  std::vector<std::string> plain;
+  for (const auto& a : args) plain.push_back(relocate(a, stand_ins));
+  return relocate(join_args(plain), labels);
+}
+
 // The generated user configuration header: the platform adaptations, then the configuration's
 // own #undef and #define lines.
 std::string user_config_header(const LibraryDescription& lib, const model::Configuration& c) {
@@ -191,9 +207,9 @@ util::Result<Archive> prepare_archive(LibraryDescription lib, const model::Confi
     used_includes.insert(used_includes.end(), it->includes.begin(), it->includes.end());
     used_keys += it->key;  // its configuration header's content is in its key
   }
-  a.key = hex_hash(relocate(fmt::format("{}|{}|{}|{}|{}|{}", join_args(a.cflags), config_header,
-                                        source_root.string(), tc.version, options.libc,
-                                        used_keys),
+  a.key = hex_hash(relocate(fmt::format("{}|{}|{}|{}|{}|{}", relocated_args(a.cflags, roots),
+                                        config_header, source_root.string(), tc.version,
+                                        options.libc, used_keys),
                             roots));
   a.dir = req.build_root / board.name / fmt::format("lib-{}-{}", lib.name, a.key);
   a.gen_dir = a.dir / "include";
@@ -349,7 +365,7 @@ util::Result<BuiltImage> build_image(const ImageRequest& req, const Toolchain& t
   // different options never overwrite each other's image.
   const fs::path image_dir =
       req.build_root / board.name /
-      fmt::format("{}-{}", cfg.name, hex_hash(relocate(join_args(image_cflags) + lib_key, roots)));
+      fmt::format("{}-{}", cfg.name, hex_hash(relocated_args(image_cflags, roots) + lib_key));
   fs::create_directories(image_dir);
   DirectoryLock image_lock(image_dir);
 

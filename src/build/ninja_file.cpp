@@ -34,6 +34,36 @@ std::string NinjaFile::path(const std::string& p) {
   return out;
 }
 
+std::string NinjaFile::unquoted(const std::string& text) {
+  // Build statements hold paths (path(): ninja escapes only); every other line's arguments went
+  // through shell_arg() (ninja escapes over shell quotes).
+  std::string out;
+  bool quoted = false;
+  bool statement = true;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (i == 0 || text[i - 1] == '\n') {
+      statement = text.compare(i, 6, "build ") == 0;
+      quoted = false;
+    }
+    const char c = text[i];
+    const char next = i + 1 < text.size() ? text[i + 1] : '\0';
+    if (c == '$' && (next == '$' || next == ' ' || next == ':')) {
+      out += next;
+      ++i;
+    } else if (statement) {
+      out += c;
+    } else if (c == '\'') {
+      quoted = !quoted;
+    } else if (!quoted && c == '\\' && next == '\'') {
+      out += '\'';
+      ++i;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
 void NinjaFile::variable(const std::string& name, const std::string& value) {
   text_ += name + " = " + value + "\n";
 }

@@ -1,4 +1,5 @@
 #include "build/build_key.h"
+#include "build/ninja_file.h"
 
 #include <gtest/gtest.h>
 
@@ -137,32 +138,61 @@ TEST_F(BuildKeyTest, RelocateReplacesARootOnlyAtAPathBoundary) {
   EXPECT_EQ(relocate("/work/main/x", {{"/", "<r>"}, {"", "<e>"}}), "/work/main/x");
 }
 
+// The inputs of a build at `root`: flags and a generated build.ninja that name it, its files.
+BuildKeyInputs at_root(const BuildKeyInputs& base, const fs::path& root) {
+  BuildKeyInputs in = base;
+  in.flags.push_back({"library cflags", {"-I" + (root / "harness").string(),
+                                         "-ffile-prefix-map=" + root.string() + "/="}});
+  NinjaFile n;
+  n.variable("cflags", NinjaFile::shell_arg("-I" + (root / "harness").string()));
+  n.build({"x.o"}, "cc", {(root / "harness" / "fathom_harness.c").string()});
+  in.generated_files.push_back({"build.ninja", n.text()});
+  in.files = files_below(root);
+  in.roots = {{root, "<fathom>"}};
+  return in;
+}
+
 TEST_F(BuildKeyTest, TheSameTreeAtTwoPlacesGivesTheSameKey) {
   // A second checkout of the same files elsewhere, named in flags and generated files too.
   const fs::path other = dir_.string() + "-clone";
   fs::remove_all(other);
   fs::copy(dir_, other, fs::copy_options::recursive);
-  auto at = [&](const fs::path& root) {
-    BuildKeyInputs in = inputs();
-    in.flags.push_back({"library cflags", {"-I" + (root / "harness").string(),
-                                           "-ffile-prefix-map=" + root.string() + "/="}});
-    in.generated_files.push_back({"build.ninja", "build x.o: cc " + (root / "x.c").string()});
-    in.files = files_below(root);
-    in.roots = {{root, "<fathom>"}};
-    return in;
-  };
-  const std::string here = key(at(dir_));
-  EXPECT_EQ(key(at(other)), here);
+  const std::string here = key(at_root(inputs(), dir_));
+  EXPECT_EQ(key(at_root(inputs(), other)), here);
   // Without the roots, the paths are in the key.
-  BuildKeyInputs fixed_here = at(dir_), fixed_other = at(other);
+  BuildKeyInputs fixed_here = at_root(inputs(), dir_), fixed_other = at_root(inputs(), other);
   fixed_here.roots.clear();
   fixed_other.roots.clear();
   EXPECT_NE(key(fixed_here), key(fixed_other));
   // Content still counts: a changed byte in the clone changes its key.
   std::ofstream(other / "harness" / "fathom_harness.h", std::ios::binary | std::ios::trunc)
       << "#pragma once\n#define X 1\n";
-  EXPECT_NE(key(at(other)), here);
+  EXPECT_NE(key(at_root(inputs(), other)), here);
   fs::remove_all(other);
+}
+
+TEST_F(BuildKeyTest, ACheckoutWhosePathNinjaEscapesGivesTheSameKey) {
+  // ninja spells ':' and ' ' as "$:" and "$ " in build lines, and shell_arg() quotes an
+  // argument with a space or "'" in it: a CI checkout under such a path once missed every image.
+  const fs::path other = dir_.string() + "-ci:run 2-it's-$x";
+  fs::remove_all(other);
+  fs::copy(dir_, other, fs::copy_options::recursive);
+  const BuildKeyInputs there = at_root(inputs(), other);
+  ASSERT_NE(there.generated_files.back().second.find("$:"), std::string::npos);
+  EXPECT_EQ(key(there), key(at_root(inputs(), dir_)));
+  fs::remove_all(other);
+}
+
+TEST(NinjaFileUnquoted, GivesTheArgumentsAsTheToolsReceiveThem) {
+  EXPECT_EQ(NinjaFile::unquoted(NinjaFile::path("/a:b c/$x.c")), "/a:b c/$x.c");
+  EXPECT_EQ(NinjaFile::unquoted(NinjaFile::shell_arg("-I/it's a $dir")), "-I/it's a $dir");
+  EXPECT_EQ(NinjaFile::unquoted(NinjaFile::shell_arg("-DNAME=\"sim\"")), "-DNAME=\"sim\"");
+  // A build statement's paths are not shell-quoted: an "'" there is part of the path.
+  EXPECT_EQ(NinjaFile::unquoted("build x.o: cc " + NinjaFile::path("/it's/x.c") + "\n"),
+            "build x.o: cc /it's/x.c\n");
+  // Variable references and plain words are left as they are.
+  EXPECT_EQ(NinjaFile::unquoted("  command = $cc $cflags -c $in -o $out\n"),
+            "  command = $cc $cflags -c $in -o $out\n");
 }
 
 TEST_F(BuildKeyTest, SourceTreeDigestFollowsContent) {
