@@ -1,6 +1,7 @@
 // `fathom compare A B`: two runs side by side (stored runs or results files), and the CI
 // regression gate.
 #include <fmt/core.h>
+#include <unistd.h>
 
 #include <fstream>
 #include <iostream>
@@ -16,7 +17,9 @@
 #include "compare/comparison.h"
 #include "compare/result_file.h"
 #include "history/run_store.h"
+#include "report/text_table.h"
 #include "util/error.h"
+#include "util/terminal.h"
 
 namespace fathom::cli {
 namespace {
@@ -30,6 +33,7 @@ struct CompareFlags {
   double threshold_percent = 0.5;
   std::vector<std::string> fail_above;
   std::string format = "table";
+  bool wide = false;  // --wide: both sides' stack and heap figures too
   std::string markdown_out;
   std::string db;
 };
@@ -164,25 +168,45 @@ std::string contents_text(std::string_view label, const Side& side) {
 }
 
 void print_table(const Side& a, const Side& b, const compare::Comparison& comparison,
-                 size_t regression_count) {
+                 size_t regression_count, bool wide) {
   fmt::print("A: {}\nB: {}\nnoise threshold: {}%\n", a.description, b.description,
              comparison.options.threshold_percent);
-  constexpr std::string_view kRow =
-      "{:<24}  {:>12}  {:>12}  {:>7}  {:>9}  {:<12}  {:>8}  {:>8}  {:<12}  {:>8}  {:>8}  {:<12}\n";
+  using report::ColumnFit;
+  const size_t width = util::terminal_columns(STDOUT_FILENO);
   for (const auto& image : comparison.images) {
     fmt::print("\n{}  (flash bytes: {} -> {}, {})\n", image_title(image),
                number_text(image.flash.a), number_text(image.flash.b), verdict_text(image.flash));
-    fmt::print(fmt::runtime(kRow), "operation", "A cycles", "B cycles", "ratio", "delta", "verdict",
-               "A stack", "B stack", "stack", "A heap", "B heap", "heap");
+    // Compact: the cycles in full, stack and heap by their verdicts; --wide: their figures too.
+    std::vector<report::TextColumn> columns = {{"operation", false, ColumnFit::kShrink},
+                                               {"A cycles", true},
+                                               {"B cycles", true},
+                                               {"ratio", true},
+                                               {"delta", true},
+                                               {"verdict"}};
+    if (wide)
+      columns.insert(columns.end(), {{"A stack", true},
+                                     {"B stack", true},
+                                     {"stack"},
+                                     {"A heap", true},
+                                     {"B heap", true},
+                                     {"heap"}});
+    else
+      columns.insert(columns.end(), {{"stack"}, {"heap"}});
+    report::TextTable table(std::move(columns));
     for (const auto& op : image.operations) {
       const auto& c = *op.find(compare::Metric::kCycles);
       const auto& s = *op.find(compare::Metric::kStack);
       const auto& h = *op.find(compare::Metric::kHeap);
-      fmt::print(fmt::runtime(kRow), op.operation, number_text(c.a), number_text(c.b),
-                 ratio_text(c), percent_text(c), verdict_text(c), number_text(s.a),
-                 number_text(s.b), verdict_text(s), number_text(h.a), number_text(h.b),
-                 verdict_text(h));
+      std::vector<std::string> row = {op.operation,     number_text(c.a), number_text(c.b),
+                                      ratio_text(c),    percent_text(c), verdict_text(c)};
+      if (wide)
+        row.insert(row.end(), {number_text(s.a), number_text(s.b), verdict_text(s),
+                               number_text(h.a), number_text(h.b), verdict_text(h)});
+      else
+        row.insert(row.end(), {verdict_text(s), verdict_text(h)});
+      table.add_row(std::move(row));
     }
+    table.write(std::cout, width);
     // A simulated image against the same configuration on silicon: how far the model is off.
     bool header = false;
     for (const auto& op : image.operations) {
@@ -342,7 +366,7 @@ int compare_command(const CompareFlags& flags) {
   else if (flags.format == "markdown")
     std::cout << markdown(a, b, comparison, found);
   else
-    print_table(a, b, comparison, found.size());
+    print_table(a, b, comparison, found.size(), flags.wide);
   if (!flags.markdown_out.empty()) {
     std::ofstream file(flags.markdown_out, std::ios::binary | std::ios::trunc);
     file << markdown(a, b, comparison, found);
@@ -396,6 +420,9 @@ void register_compare_command(CLI::App& app, CommandState& state) {
                   "PCT[:metric]: exit 3 if a figure got worse by more than PCT percent; metric "
                   "cycles (default), instructions, stack, heap or flash (repeatable)")
       ->allow_extra_args(false);
+  cmd->add_flag("--wide", flags->wide,
+                "Table: both sides' stack and heap bytes too (default: their verdicts), whole "
+                "names");
   cmd->add_option("--format", flags->format, "Output format: table, markdown, json")
       ->check(CLI::IsMember({"table", "markdown", "json"}));
   cmd->add_option("--markdown-out", flags->markdown_out, "Also write the Markdown report here");

@@ -1,7 +1,9 @@
 #include <fmt/core.h>
 #include <fmt/ranges.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <iostream>
 #include <set>
 
 #include "build/library_description.h"
@@ -12,7 +14,9 @@
 #include "cli/suite_session.h"
 #include "compare/diagnosis.h"
 #include "report/summary.h"
+#include "report/text_table.h"
 #include "util/error.h"
+#include "util/terminal.h"
 
 namespace fathom::cli {
 namespace {
@@ -108,18 +112,27 @@ int diagnose(const DiagnoseFlags& flags) {
              "within {}%)\n\n",
              a.image.configuration, a.image.board, b.image.configuration, b.image.board,
              flags.threshold);
-  fmt::print("{:<28} {:>14} {:>14} {:>8}  {}\n", "operation", "A [cycles]", "B [cycles]", "B/A",
-             "verdict");
+  const size_t width = util::terminal_columns(STDOUT_FILENO);
+  using report::ColumnFit;
+  auto ratio = [](auto a, auto b) {
+    return fmt::format("{:.2f}x", a ? static_cast<double>(b) / static_cast<double>(a) : 0.0);
+  };
+  report::TextTable operations({{"operation", false, ColumnFit::kShrink},
+                                {"A [cycles]", true},
+                                {"B [cycles]", true},
+                                {"B/A", true},
+                                {"verdict", false, ColumnFit::kOverflow}});
   for (const auto& d : result) {
     const size_t na = executions(a.profiles, d.operation), nb = executions(b.profiles, d.operation);
     const std::string runs =
         na == 1 && nb == 1 ? ""
         : na == nb         ? fmt::format("  ({} executions each)", na)
                            : fmt::format("  ({} executions in A, {} in B)", na, nb);
-    fmt::print("{:<28} {:>14} {:>14} {:>7.2f}x  {}{}\n", d.operation, n(d.cycles_a), n(d.cycles_b),
-               d.cycles_a ? static_cast<double>(d.cycles_b) / static_cast<double>(d.cycles_a) : 0.0,
-               d.changed ? (d.cycles_b > d.cycles_a ? "SLOWER" : "FASTER") : "unchanged", runs);
+    operations.add_row({d.operation, n(d.cycles_a), n(d.cycles_b), ratio(d.cycles_a, d.cycles_b),
+                        (d.changed ? (d.cycles_b > d.cycles_a ? "SLOWER" : "FASTER") : "unchanged") +
+                            runs});
   }
+  operations.write(std::cout, width);
   // Where it moved at the level of the images' primitive groups (hostap's crypto API for SAE,
   // the library's bignum / SHA-2 / ...): one table, every group that ran.
   profile::PrimitiveGroups groups = image_groups(suite, a.image.configuration);
@@ -133,17 +146,22 @@ int diagnose(const DiagnoseFlags& flags) {
     fmt::print("\nprimitive groups (cycles with the group's functions on the call path and their "
                "outermost calls, per execution; moved = beyond {}%)\n",
                flags.threshold);
-    fmt::print("{:<28} {:<16} {:>14} {:>14} {:>8} {:>9} {:>9}  {}\n", "operation", "group",
-               "A [cycles]", "B [cycles]", "B/A", "calls A", "calls B", "verdict");
+    report::TextTable table({{"operation", false, ColumnFit::kShrink},
+                             {"group", false, ColumnFit::kShrink},
+                             {"A [cycles]", true},
+                             {"B [cycles]", true},
+                             {"B/A", true},
+                             {"calls A", true},
+                             {"calls B", true},
+                             {"verdict"}});
     for (const auto& op : by_group)
       for (const auto& g : op.groups)
-        fmt::print("{:<28} {:<16} {:>14} {:>14} {:>7.2f}x {:>9} {:>9}  {}\n", op.operation,
-                   g.group, n(g.cycles_a), n(g.cycles_b),
-                   g.cycles_a ? static_cast<double>(g.cycles_b) / static_cast<double>(g.cycles_a)
-                              : 0.0,
-                   calls_text(g.calls_a), calls_text(g.calls_b),
-                   g.changed ? (g.cycles_b > g.cycles_a ? "moved: slower" : "moved: faster")
-                             : "unchanged");
+        table.add_row({op.operation, g.group, n(g.cycles_a), n(g.cycles_b),
+                       ratio(g.cycles_a, g.cycles_b), calls_text(g.calls_a),
+                       calls_text(g.calls_b),
+                       g.changed ? (g.cycles_b > g.cycles_a ? "moved: slower" : "moved: faster")
+                                 : "unchanged"});
+    table.write(std::cout, width);
   }
   for (const auto& d : result) {
     if (!d.changed) continue;
@@ -152,12 +170,19 @@ int diagnose(const DiagnoseFlags& flags) {
                d.operation, d.cycles_b >= d.cycles_a ? "+" : "-",
                n(d.cycles_b >= d.cycles_a ? d.cycles_b - d.cycles_a : d.cycles_a - d.cycles_b),
                100.0 * d.covered);
-    fmt::print("  {:>7} {:>14} {:>14} {:>14} {:>14} {:>10} {:>10}  {}\n", "share", "excl A",
-               "excl B", "incl A", "incl B", "calls A", "calls B", "function");
+    report::TextTable functions({{"share", true},
+                                 {"excl A", true},
+                                 {"excl B", true},
+                                 {"incl A", true},
+                                 {"incl B", true},
+                                 {"calls A", true},
+                                 {"calls B", true},
+                                 {"function", false, ColumnFit::kOverflow}});
     for (const auto& f : d.functions)
-      fmt::print("  {:>6.1f}% {:>14} {:>14} {:>14} {:>14} {:>10} {:>10}  {}\n", 100.0 * f.share,
-                 n(f.exclusive_a), n(f.exclusive_b), n(f.inclusive_a), n(f.inclusive_b),
-                 n(f.calls_a), n(f.calls_b), f.function);
+      functions.add_row({fmt::format("{:.1f}%", 100.0 * f.share), n(f.exclusive_a),
+                         n(f.exclusive_b), n(f.inclusive_a), n(f.inclusive_b), n(f.calls_a),
+                         n(f.calls_b), f.function});
+    functions.write(std::cout, width, "  ");
     const double total = static_cast<double>(d.cycles_b) - static_cast<double>(d.cycles_a);
     fmt::print("  where the change sits (inclusive cycles grew by >= 25% of it):\n");
     for (const auto& f : d.grew_inclusive)

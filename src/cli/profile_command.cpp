@@ -1,5 +1,6 @@
 #include <fmt/core.h>
 #include <fmt/ranges.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -24,10 +25,13 @@
 #include "profile/profile_file.h"
 #include "profile/symbolize.h"
 #include "profile/tracker_options.h"
+#include "report/summary.h"
+#include "report/text_table.h"
 #include "target/sim/sim_target.h"
 #include "target/target_factory.h"
 #include "suite/board_loader.h"
 #include "util/error.h"
+#include "util/terminal.h"
 
 namespace fathom::cli {
 namespace {
@@ -49,23 +53,31 @@ struct ProfileFlags {
   std::string qemu_engine;  // --qemu-engine model: profile on QEMU 10 with fathom's engine
 };
 
-// The functions of `p` by inclusive cycles (profile/function_summary.h), `top` rows (0: all).
+// The functions of `p` by inclusive cycles (profile/function_summary.h), `top` rows (0: all),
+// fitted to the terminal (the function and its source line may run past it).
 void print_summary(const profile::ProfileSet& set, const profile::Profile& p, size_t top) {
   const std::vector<profile::FunctionCosts> rows = profile::function_costs(p);
   const double total = p.total_cycles ? static_cast<double>(p.total_cycles) : 1.0;
-  fmt::print("{}: {} cycles, {} instructions, {} execution{}\n\n", p.name, p.total_cycles,
-             p.total_instructions, p.execution_cycles.size(),
-             p.execution_cycles.size() == 1 ? "" : "s");
-  fmt::print("{:>14} {:>7} {:>14} {:>7} {:>10}  {}\n", "inclusive", "[%]", "exclusive", "[%]",
-             "calls", "function");
+  fmt::print("{}: {} cycles, {} instructions, {} execution{}\n\n", p.name,
+             report::with_thousands(p.total_cycles), report::with_thousands(p.total_instructions),
+             p.execution_cycles.size(), p.execution_cycles.size() == 1 ? "" : "s");
+  report::TextTable table({{"inclusive", true},
+                           {"[%]", true},
+                           {"exclusive", true},
+                           {"[%]", true},
+                           {"calls", true},
+                           {"function", false, report::ColumnFit::kOverflow}});
   for (size_t i = 0; i < rows.size() && (top == 0 || i < top); ++i) {
     const profile::FunctionCosts& r = rows[i];
     const profile::Frame& f = set.frames[r.frame];
-    fmt::print("{:>14} {:>7.2f} {:>14} {:>7.2f} {:>10}  {}{}\n", r.inclusive_cycles,
-               100.0 * static_cast<double>(r.inclusive_cycles) / total, r.exclusive_cycles,
-               100.0 * static_cast<double>(r.exclusive_cycles) / total, r.calls, f.name,
-               f.file.empty() ? "" : fmt::format("  ({}:{})", f.file, f.line));
+    table.add_row({report::with_thousands(r.inclusive_cycles),
+                   fmt::format("{:.2f}", 100.0 * static_cast<double>(r.inclusive_cycles) / total),
+                   report::with_thousands(r.exclusive_cycles),
+                   fmt::format("{:.2f}", 100.0 * static_cast<double>(r.exclusive_cycles) / total),
+                   report::with_thousands(r.calls),
+                   f.name + (f.file.empty() ? "" : fmt::format("  ({}:{})", f.file, f.line))});
   }
+  table.write(std::cout, util::terminal_columns(STDOUT_FILENO));
 }
 
 // The file `format` is written to in --out DIR: "<base>.speedscope.json", "<base>.perfetto.json",
@@ -160,8 +172,9 @@ int profile_suite(const ProfileFlags& flags) {
   for (uint64_t c : op->cycle_samples) harness_sum += c;
   fmt::print("{} on {}: {} profiled = the {} timed execution{} of {}; the harness measured {} "
              "cycles over them{}\n",
-             image.configuration, image.board, p.total_cycles, p.execution_cycles.size(),
-             p.execution_cycles.size() == 1 ? "" : "s", flags.operation, harness_sum,
+             image.configuration, image.board, report::with_thousands(p.total_cycles),
+             p.execution_cycles.size(), p.execution_cycles.size() == 1 ? "" : "s",
+             flags.operation, report::with_thousands(harness_sum),
              op->cycle_samples.size() == 1 ? "" : fmt::format(" ({} runs)", op->cycle_samples.size()));
   print_summary(out, p, flags.top);
   write_profile(flags, out, image.configuration + "." + flags.operation);
@@ -203,8 +216,10 @@ int profile_elf(const ProfileFlags& flags) {
   set.timing_model = ran->timing_model;
   fmt::print("{} on {} ({}): {} cycles, {} instructions, exit code {}, peak stack {} bytes "
              "(deepest SP at block starts)\n",
-             flags.target, board->name, set.timing_model, outcome.cycles, outcome.instructions,
-             outcome.exited ? std::to_string(outcome.exit_code) : "none", set.profiles[0].peak_stack_bytes);
+             flags.target, board->name, set.timing_model, report::with_thousands(outcome.cycles),
+             report::with_thousands(outcome.instructions),
+             outcome.exited ? std::to_string(outcome.exit_code) : "none",
+             report::with_thousands(set.profiles[0].peak_stack_bytes));
   if (outcome.fault)
     fmt::print("stopped by a fault: {} at {:#010x} ({}): {}\n", outcome.fault->kind,
                outcome.fault->pc, outcome.fault->function, outcome.fault->detail);

@@ -6,12 +6,15 @@
 #include <fstream>
 #include <iostream>
 
+#include <unistd.h>
+
 #include "cli/cli.h"
 #include "cli/history_database.h"
 #include "cli/output_directory.h"
 #include "history/run_store.h"
 #include "report/writer.h"
 #include "util/error.h"
+#include "util/terminal.h"
 
 namespace fathom::cli {
 namespace {
@@ -43,7 +46,10 @@ void store_history(const ResultOutput& output, const model::RunResult& result) {
 }  // namespace
 
 int finish_run(const model::RunResult& result, const ResultOutput& output) {
-  auto writer = report::make_writer(output.format);
+  report::TableOptions table;
+  table.wide = output.wide;
+  table.width = util::terminal_columns(STDOUT_FILENO);
+  auto writer = report::make_writer(output.format, table);
   if (!writer) throw util::FatalError(writer.error().message, kExitUsage);
   // Results are written before anything else can go wrong: nothing measured is lost.
   if (!output.out_dir.empty()) {
@@ -53,9 +59,10 @@ int finish_run(const model::RunResult& result, const ResultOutput& output) {
                              made.error().is_usage ? kExitUsage : kExitFailure);
     auto json = report::make_writer("json");
     write_file(std::filesystem::path(output.out_dir) / "results.json", **json, result);
+    // A file has no terminal: its table keeps whole names and every column.
     if (output.format != "json")
-      write_file(std::filesystem::path(output.out_dir) / ("results." + output.format), **writer,
-                 result);
+      write_file(std::filesystem::path(output.out_dir) / ("results." + output.format),
+                 **report::make_writer(output.format, report::TableOptions{true, 0}), result);
   }
   (*writer)->write(result, std::cout);
   std::cout.flush();

@@ -10,13 +10,15 @@ namespace fathom::cli {
 
 struct ResultOutput {
   std::string format = "table";  // a report::writer_formats() name, already checked
+  bool wide = false;             // --wide: every column of the table (stdout and --out alike)
   std::string out_dir;           // also write results.json (and results.<format>) here
   std::string db;                // history database; "" = history::default_history_path()
   bool no_history = false;       // do not store the run
   std::string name;              // label of the stored run
 };
 
-// Writes `result` to stdout in `output.format` (and the files of --out), stores it in the
+// Writes `result` to stdout in `output.format` (a table fitted to the terminal's width, and
+// the files of --out, whose table has every column), stores it in the
 // history unless `output.no_history`, and returns the command's exit code: kExitOk if
 // result.all_passed(), else kExitFailure. Throws util::FatalError for an unknown format or an
 // --out file that cannot be written.

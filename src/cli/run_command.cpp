@@ -24,6 +24,7 @@ struct RunFlags {
   int64_t warmup = -1;
   std::string out_dir;
   std::string format = "table";
+  bool wide = false;  // --wide: every column of the table
   std::string sim_hooks = "block";
   std::string target;       // --target: sim, qemu, serial (default: each board's own)
   std::string cross_check;  // --cross-check: a second target
@@ -101,6 +102,7 @@ int run(const RunFlags& flags) {
 
   ResultOutput output;
   output.format = flags.format;
+  output.wide = flags.wide;
   output.out_dir = flags.out_dir;
   output.db = flags.db;
   output.no_history = flags.no_history;
@@ -168,6 +170,9 @@ void register_run_command(CLI::App& app, CommandState& state) {
       ->check(CLI::IsMember({"count", "model"}));
   cmd->add_option("--port", flags->port,
                   "Serial target: the board's UART device (overrides board.toml [serial] port)");
+  cmd->add_flag("--wide", flags->wide,
+                "Table: every column (cycle statistics, instructions, allocations, primitive "
+                "share) and whole names; default: the compact set, fitted to the terminal");
   cmd->add_option("--format", flags->format,
                   "Output format: table, json, csv, markdown, gbench, pqm4-md (benchmark "
                   "tables in pqm4's layout)")

@@ -62,12 +62,14 @@ std::string share_text(const std::map<std::string, double>& share,
 
 }  // namespace
 
-Grid summary_grid(const Summary& summary) {
+Grid summary_grid(const Summary& summary, GridStyle style) {
   struct Column {
     std::string header;
     bool right;
+    ColumnFit fit;
     std::function<std::string(const SummaryRow&)> cell;
   };
+  const bool wide = style == GridStyle::kWide;
   const bool show_board = summary.board_count > 1;
   const bool show_ratio = summary.configuration_count >= 2;
   bool show_note = false;
@@ -81,13 +83,27 @@ Grid summary_grid(const Summary& summary) {
     if (r.cycles_unavailable) return std::string(kUnavailable);
     return stats(r) ? f(*stats(r)) : std::string(kMissing);
   };
+  auto distinct = [](const SummaryRow& r) { return r.timed && r.operation->distinct_inputs; };
   std::vector<Column> columns;
-  columns.push_back({"configuration", false, [](auto& r) { return r.image->configuration; }});
-  if (show_board) columns.push_back({"board", false, [](auto& r) { return r.image->board; }});
-  columns.push_back({"operation", false, [](auto& r) {
-                       return r.operation ? r.operation->operation : std::string(kMissing);
-                     }});
-  columns.push_back({"median [cycles]", true,
+  // Compact: a short header, so that the column may shrink further.
+  const Column configuration{wide ? "configuration" : "config", false, ColumnFit::kShrink,
+                             [](auto& r) { return r.image->configuration; }};
+  const Column board{"board", false, ColumnFit::kShrink, [](auto& r) { return r.image->board; }};
+  // Compact: '*' after the name marks samples over distinct inputs (a footnote says how many).
+  const Column operation{"operation", false, ColumnFit::kShrink, [&](auto& r) {
+                           if (!r.operation) return std::string(kMissing);
+                           return r.operation->operation + (!wide && distinct(r) ? "*" : "");
+                         }};
+  if (wide) {
+    columns.push_back(configuration);
+    if (show_board) columns.push_back(board);
+    columns.push_back(operation);
+  } else {
+    columns.push_back(operation);
+    columns.push_back(configuration);
+    if (show_board) columns.push_back(board);
+  }
+  columns.push_back({wide ? "median [cycles]" : "cycles", true, ColumnFit::kFixed,
                      [&](auto& r) { return cycle_cell(r, [](auto& s) { return cycles(s.median); }); }});
   // '*' marks the fastest configuration of each operation (per board), "tie" every
   // configuration as fast as the fastest within the noise threshold.
@@ -95,7 +111,7 @@ Grid summary_grid(const Summary& summary) {
   for (const auto& row : summary.rows)
     show_fastest = show_fastest || row.fastest != FastestMark::kNone;
   if (show_fastest)
-    columns.push_back({"fastest", false, [](auto& r) {
+    columns.push_back({wide ? "fastest" : "", false, ColumnFit::kFixed, [](auto& r) {
                          switch (r.fastest) {
                            case FastestMark::kFastest:
                              return "*";
@@ -106,14 +122,6 @@ Grid summary_grid(const Summary& summary) {
                          }
                          return "";
                        }});
-  columns.push_back(
-      {"p99 [cycles]", true, [&](auto& r) { return cycle_cell(r, [](auto& s) { return cycles(s.p99); }); }});
-  columns.push_back({"min [cycles]", true, [&](auto& r) {
-                       return cycle_cell(r, [](auto& s) { return with_thousands(s.min); });
-                     }});
-  columns.push_back({"max [cycles]", true, [&](auto& r) {
-                       return cycle_cell(r, [](auto& s) { return with_thousands(s.max); });
-                     }});
   // '*': the samples are over distinct inputs (a footnote says how many). "(det.)": fewer
   // runs, as the target is deterministic and the input fixed (pipeline/run_selection.h).
   auto fixed_inputs = [](const SummaryRow& r) {
@@ -121,61 +129,90 @@ Grid summary_grid(const Summary& summary) {
            r.operation->distinct_inputs == 0;
   };
   bool show_fixed = false;
-  for (const auto& row : summary.rows) show_fixed = show_fixed || fixed_inputs(row);
-  columns.push_back({"n", true, [&](auto& r) {
-                       // Without cycles, the runs are counted by their instruction samples.
-                       const model::Statistics* s =
-                           r.cycles_unavailable ? &*r.operation->instructions : stats(r);
-                       if (!s) return std::string(kMissing);
-                       return std::to_string(s->count) +
-                              (r.operation->distinct_inputs ? "*" : "") +
-                              (fixed_inputs(r) ? " (det.)" : "");
-                     }});
-  columns.push_back({"instructions (median)", true, [](auto& r) {
-                       return r.timed && r.operation->instructions
-                                  ? cycles(r.operation->instructions->median)
-                                  : kMissing;
-                     }});
+  if (wide) {
+    columns.push_back({"p99 [cycles]", true, ColumnFit::kFixed, [&](auto& r) {
+                         return cycle_cell(r, [](auto& s) { return cycles(s.p99); });
+                       }});
+    columns.push_back({"min [cycles]", true, ColumnFit::kFixed, [&](auto& r) {
+                         return cycle_cell(r, [](auto& s) { return with_thousands(s.min); });
+                       }});
+    columns.push_back({"max [cycles]", true, ColumnFit::kFixed, [&](auto& r) {
+                         return cycle_cell(r, [](auto& s) { return with_thousands(s.max); });
+                       }});
+    for (const auto& row : summary.rows) show_fixed = show_fixed || fixed_inputs(row);
+    columns.push_back({"n", true, ColumnFit::kFixed, [&](auto& r) {
+                         // Without cycles, the runs are counted by their instruction samples.
+                         const model::Statistics* s =
+                             r.cycles_unavailable ? &*r.operation->instructions : stats(r);
+                         if (!s) return std::string(kMissing);
+                         return std::to_string(s->count) + (distinct(r) ? "*" : "") +
+                                (fixed_inputs(r) ? " (det.)" : "");
+                       }});
+    columns.push_back({"instructions (median)", true, ColumnFit::kFixed, [](auto& r) {
+                         return r.timed && r.operation->instructions
+                                    ? cycles(r.operation->instructions->median)
+                                    : kMissing;
+                       }});
+  } else if (any_cycles_unavailable(summary)) {
+    // Compact, on a target without cycles: the instruction count is the figure there is.
+    columns.push_back({"instructions", true, ColumnFit::kFixed, [](auto& r) {
+                         return r.timed && r.operation->instructions
+                                    ? cycles(r.operation->instructions->median)
+                                    : kMissing;
+                       }});
+  }
   columns.push_back(
-      {"time [µs]", true, [](auto& r) {
+      {wide ? "time [µs]" : "µs", true, ColumnFit::kFixed, [](auto& r) {
          return r.cycles_unavailable ? kUnavailable
                                      : r.time_us ? microseconds(*r.time_us) : kMissing;
        }});
   if (show_ratio)
-    columns.push_back({"ratio", true, [](auto& r) {
+    columns.push_back({"ratio", true, ColumnFit::kFixed, [](auto& r) {
                          return r.cycles_unavailable ? std::string(kUnavailable)
                                 : r.ratio ? fmt::format("{:.2f}×", *r.ratio)
                                           : std::string(kMissing);
                        }});
-  columns.push_back({"peak stack [bytes]", true, [](auto& r) {
+  columns.push_back({wide ? "peak stack [bytes]" : "stack B", true, ColumnFit::kFixed,
+                     [](auto& r) {
                        return r.operation
                                   ? optional_count(r.operation->peak_stack_bytes, r.kat_passed)
                                   : kMissing;
                      }});
-  columns.push_back({"heap peak [bytes]", true, [](auto& r) {
+  columns.push_back({wide ? "heap peak [bytes]" : "heap B", true, ColumnFit::kFixed,
+                     [](auto& r) {
                        return r.operation
                                   ? optional_count(r.operation->heap_peak_bytes, r.kat_passed)
                                   : kMissing;
                      }});
-  columns.push_back({"allocs", true, [](auto& r) {
-                       return r.operation ? optional_count(r.operation->allocations, r.kat_passed)
-                                          : kMissing;
-                     }});
-  columns.push_back({"KAT", false, [](auto& r) {
-                       return r.operation ? kat_text(*r.operation) : std::string(kMissing);
+  if (wide)
+    columns.push_back({"allocs", true, ColumnFit::kFixed, [](auto& r) {
+                         return r.operation
+                                    ? optional_count(r.operation->allocations, r.kat_passed)
+                                    : kMissing;
+                       }});
+  // Compact: the verdict only; the problems under the table name the failed vectors.
+  columns.push_back({"KAT", false, wide ? ColumnFit::kShrink : ColumnFit::kFixed, [&](auto& r) {
+                       if (!r.operation) return std::string(kMissing);
+                       if (!wide && r.operation->kat == model::KatStatus::kFailed) return std::string("FAIL");
+                       return kat_text(*r.operation);
                      }});
   bool show_share = false;
   for (const auto& row : summary.rows)
     show_share = show_share || (row.timed && !row.operation->primitive_share.empty());
-  if (show_share)
-    columns.push_back({"primitive share", false, [](auto& r) {
+  if (wide && show_share)
+    columns.push_back({"primitive share", false, ColumnFit::kShrink, [](auto& r) {
                          return r.timed && !r.operation->primitive_share.empty()
                                     ? share_text(r.operation->primitive_share, r.operation->primitive_calls)
                                     : std::string(kMissing);
                        }});
-  if (show_note) columns.push_back({"note", false, [](auto& r) { return row_note(r); }});
+  if (show_note)
+    columns.push_back({"note", false, ColumnFit::kOverflow, [](auto& r) { return row_note(r); }});
 
   Grid grid;
+  if (!wide)
+    grid.footnotes.push_back(
+        "cycles: the median of the timed runs; µs: that median at the board's clock; stack B, "
+        "heap B: peak bytes (--wide: every column)");
   if (any_cycles_unavailable(summary))
     grid.footnotes.push_back(fmt::format("n/a: {}", kCyclesUnavailableNote));
   if (show_fastest)
@@ -191,16 +228,17 @@ Grid summary_grid(const Summary& summary) {
   for (const auto& column : columns) {
     grid.headers.push_back(column.header);
     grid.right_aligned.push_back(column.right);
+    grid.fit.push_back(column.fit);
   }
   for (const auto& row : summary.rows) {
     auto& cells = grid.rows.emplace_back();
     for (const auto& column : columns) cells.push_back(column.cell(row));
     if (row.timed && row.operation->distinct_inputs)
       grid.footnotes.push_back(fmt::format(
-          "* {} ({}{}{}): {} distinct inputs, one per timed run; median/p99/min/max are over "
-          "them",
+          "* {} ({}{}{}): {} distinct inputs, one per timed run; {} over them",
           row.operation->operation, row.image->configuration, show_board ? ", " : "",
-          show_board ? row.image->board : "", row.operation->distinct_inputs));
+          show_board ? row.image->board : "", row.operation->distinct_inputs,
+          wide ? "median/p99/min/max are" : "the figures are"));
   }
   return grid;
 }

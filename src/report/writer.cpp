@@ -18,8 +18,9 @@ const std::vector<std::string>& writer_formats() {
   return formats;
 }
 
-util::Result<std::unique_ptr<Writer>> make_writer(std::string_view format) {
-  if (format == "table") return std::make_unique<TableWriter>();
+util::Result<std::unique_ptr<Writer>> make_writer(std::string_view format,
+                                                  TableOptions table) {
+  if (format == "table") return std::make_unique<TableWriter>(table);
   if (format == "json") return std::make_unique<JsonWriter>();
   if (format == "csv") return std::make_unique<CsvWriter>();
   if (format == "markdown") return std::make_unique<MarkdownWriter>();

@@ -25,7 +25,7 @@ assert k["samples_identical"] is False, k["samples"]  # why it is declared
 assert d["warnings"] == [], d["warnings"]
 '
 # The table says so compactly (the same results, from the result cache).
-expect_exit 0 "$FATHOM" run "${OPS[@]}" --no-history
+expect_exit 0 "$FATHOM" run "${OPS[@]}" --no-history --wide
 grep -q " 2 (det.) " "$WORK/out" || { cat "$WORK/out"; fail "table lacks '2 (det.)'"; }
 grep -q "^(det.): a deterministic target repeats" "$WORK/out" || fail "table lacks the (det.) note"
 ! grep -q "WARNING" "$WORK/out" || fail "unexpected warning: $(grep WARNING "$WORK/out")"

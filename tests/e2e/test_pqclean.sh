@@ -46,9 +46,12 @@ assert sign["object_bytes"] == {"public_key": 1312, "secret_key": 2560, "signatu
 assert ops["mldsa44_verify"]["object_bytes"] == {"public_key": 1312, "signature": 2420}
 '
 
-# The table marks the distribution and explains it under the table.
-grep -qE '^pqclean-clean +mldsa44_sign .* 1[0-9][0-9]\* ' "$WORK/table" ||
-  { cat "$WORK/table" >&2; fail "mldsa44_sign row lacks n with '*'"; }
+# The table marks the distribution and explains it under the table: the compact table on
+# stdout marks the operation, the wide one (--out's results.table) the n column.
+grep -qE '^mldsa44_sign\* +pqclean-clean ' "$WORK/table" ||
+  { cat "$WORK/table" >&2; fail "mldsa44_sign row lacks the '*' after its name"; }
+grep -qE '^pqclean-clean +mldsa44_sign .* 1[0-9][0-9]\* ' "$WORK/res/results.table" ||
+  { cat "$WORK/res/results.table" >&2; fail "mldsa44_sign row of results.table lacks n with '*'"; }
 grep -qE '^\* mldsa44_sign \(pqclean-clean\): 1[0-9][0-9] distinct inputs' "$WORK/table" ||
   { cat "$WORK/table" >&2; fail "no distinct-inputs footnote for mldsa44_sign"; }
 

@@ -29,9 +29,9 @@ gcm = ops["aes128_gcm_encrypt_1k"]["primitive_share"]
 assert gcm["AES"] > 0.2 and gcm["GHASH"] > 0.2 and gcm["AES"] + gcm["GHASH"] <= 1.0, gcm
 '
 
-# The table for people: one compact column with the largest groups.
+# The table for people: one compact column with the largest groups (a --wide column).
 expect_exit 0 "$FATHOM" run --config mbedtls --op ecdh_p256_shared --op sha256_1k --runs 1 \
-  --warmup 0 --no-history
+  --warmup 0 --no-history --wide
 grep -q "primitive share" "$WORK/out" || fail "table lacks the primitive share column"
 grep -qE "^mbedtls +ecdh_p256_shared .* bignum [89][0-9]%" "$WORK/out" ||
   { cat "$WORK/out" >&2; fail "ecdh_p256_shared row lacks 'bignum 8x-9x%'"; }

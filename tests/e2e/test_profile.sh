@@ -38,7 +38,7 @@ assert len(names) == len(set(names)), "two frames share a name: compare them by 
 assert sum(want_self.values()) == total, (sum(want_self.values()), total)
 # The printed table is the same table.
 text = open(f"{work}/ecdh.txt").read()
-assert f"ecdh_p256_shared: {total} cycles" in text, text[:400]
+assert f"ecdh_p256_shared: {total:,} cycles" in text, text[:400]
 def function(name):  # by name, with or without GCC's clone suffix (".isra.0")
     [f] = [f for f in profile["functions"] if f["name"] == name or f["name"].startswith(name + ".")]
     return f
@@ -161,10 +161,10 @@ PY
 python3 - "$WORK/ecdh.txt" <<'PY' || fail "profile total vs the harness's cycles"
 import re, sys
 text = open(sys.argv[1]).read()
-m = re.search(r": (\d+) profiled = the 1 timed execution of ecdh_p256_shared; the harness "
-              r"measured (\d+) cycles over them", text)
+m = re.search(r": (\d{1,3}(?:,\d{3})*) profiled = the 1 timed execution of ecdh_p256_shared; "
+              r"the harness measured (\d{1,3}(?:,\d{3})*) cycles over them", text)
 assert m, text[:600]
-profiled, harness = int(m.group(1)), int(m.group(2))
+profiled, harness = (int(g.replace(",", "")) for g in m.groups())
 assert abs(profiled - harness) < 0.001 * harness, (profiled, harness)
 PY
 

@@ -14,7 +14,7 @@ need_toolchain
 # serves both checks: the table on stdout, and with --out the same result as JSON
 # (results.json, written by the writer --format json uses), so no second run (or result-cache
 # lookup) of the suite is needed for the text.
-expect_exit 0 "$FATHOM" run sae --runs 1 --warmup 0 --no-history --out "$WORK/sae"
+expect_exit 0 "$FATHOM" run sae --runs 1 --warmup 0 --no-history --wide --out "$WORK/sae"
 cp "$WORK/out" "$WORK/sae.txt"
 cp "$WORK/sae/results.json" "$WORK/sae.json"
 check_json "$WORK/sae.json" '

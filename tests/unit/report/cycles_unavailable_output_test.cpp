@@ -18,6 +18,7 @@
 namespace fathom::report {
 namespace {
 
+using fixture::wide_table;
 using fixture::written;
 
 model::OperationResult instructions_only(const std::string& name,
@@ -72,7 +73,7 @@ TEST(CyclesUnavailableOutput, TheOperationCountsAsMeasured) {
 }
 
 TEST(CyclesUnavailableOutput, TablePrintsNaWithTheNote) {
-  const std::string table = written<TableWriter>(qemu_run());
+  const std::string table = wide_table(qemu_run());
   const std::string row = line_with(table, "sha256_1k");
   ASSERT_FALSE(row.empty()) << table;
   EXPECT_NE(row.find("n/a"), std::string::npos) << row;
@@ -81,8 +82,19 @@ TEST(CyclesUnavailableOutput, TablePrintsNaWithTheNote) {
   EXPECT_EQ(row.find('*'), std::string::npos) << row;  // no fastest mark without cycles
 }
 
+TEST(CyclesUnavailableOutput, CompactTableShowsTheInstructions) {
+  const std::string table = written<TableWriter>(qemu_run());
+  const std::string row = line_with(table, "sha256_1k");
+  ASSERT_FALSE(row.empty()) << table;
+  EXPECT_NE(row.find("n/a"), std::string::npos) << row;
+  EXPECT_NE(row.find("31,415"), std::string::npos) << row;  // the instruction median
+  EXPECT_NE(table.find(" instructions "), std::string::npos) << table;
+  // A simulator's compact table has cycles, not this column.
+  EXPECT_EQ(written<TableWriter>(fixture::make_run(2)).find("instructions"), std::string::npos);
+}
+
 TEST(CyclesUnavailableOutput, SimulatorTablesHaveNoNote) {
-  const std::string table = written<TableWriter>(fixture::make_run(2));
+  const std::string table = wide_table(fixture::make_run(2));
   EXPECT_EQ(table.find(kCyclesUnavailableNote), std::string::npos) << table;
   EXPECT_EQ(table.find("n/a"), std::string::npos) << table;
 }

@@ -25,17 +25,18 @@ model::RunResult run_with_inputs() {
   return run;
 }
 
+using fixture::wide_table;
 using fixture::written;
 
 TEST(DistinctInputsOutput, TableMarksTheRowAndExplainsItUnderTheTable) {
-  const std::string table = written<TableWriter>(run_with_inputs());
+  const std::string table = wide_table(run_with_inputs());
   EXPECT_NE(table.find(" 3* "), std::string::npos) << table;
   EXPECT_NE(table.find("\n* ecdsa_p256_sign (mbedtls): 3 distinct inputs, one per timed run; "
                        "median/p99/min/max are over them\n"),
             std::string::npos)
       << table;
   // Without distinct inputs: no mark, no footnote.
-  const std::string plain = written<TableWriter>(fixture::make_run(1));
+  const std::string plain = wide_table(fixture::make_run(1));
   EXPECT_EQ(plain.find('*'), std::string::npos) << plain;
 }
 

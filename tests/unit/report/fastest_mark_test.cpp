@@ -58,6 +58,7 @@ TEST(FastestMark, EveryConfigurationWithinTheNoiseOfTheLowestIsTied) {
   EXPECT_EQ(marks(run_with_medians({100'000})), (std::vector<M>{M::kNone}));
 }
 
+using fixture::wide_table;
 using fixture::written;
 
 std::string line_starting(const std::string& text, const std::string& start) {
@@ -70,7 +71,7 @@ std::string line_starting(const std::string& text, const std::string& start) {
 
 TEST(FastestMark, TableAndMarkdownShowTiesAsTies) {
   const auto run = run_with_medians({150'003, 150'000, 300'000});
-  const std::string table = written<TableWriter>(run);
+  const std::string table = wide_table(run);
   EXPECT_NE(line_starting(table, "a ").find(" tie "), std::string::npos) << table;
   EXPECT_NE(line_starting(table, "b ").find(" tie "), std::string::npos) << table;
   EXPECT_EQ(line_starting(table, "c ").find(" tie "), std::string::npos) << table;
@@ -81,7 +82,7 @@ TEST(FastestMark, TableAndMarkdownShowTiesAsTies) {
   EXPECT_NE(line_starting(md, "| a ").find("| tie "), std::string::npos) << md;
   EXPECT_NE(line_starting(md, "| b ").find("| tie "), std::string::npos) << md;
 
-  const std::string clear = written<TableWriter>(run_with_medians({100'000, 200'000}));
+  const std::string clear = wide_table(run_with_medians({100'000, 200'000}));
   EXPECT_NE(line_starting(clear, "a ").find(" * "), std::string::npos) << clear;
   EXPECT_EQ(line_starting(clear, "b ").find(" * "), std::string::npos) << clear;
   EXPECT_EQ(clear.find(" tie "), std::string::npos) << clear;

@@ -61,7 +61,7 @@ std::string line_starting(const std::string& text, const std::string& start,
 }
 
 TEST(NotTimedOutput, TableShowsNoFigureAndSaysWhy) {
-  const std::string table = written<TableWriter>(run_with_gate());
+  const std::string table = fixture::wide_table(run_with_gate());
   for (const char* config : {"mbedtls ", "mbedtls-no-nist-optim "}) {
     const std::string row = line_starting(table, config, "selftest");
     ASSERT_FALSE(row.empty()) << table;

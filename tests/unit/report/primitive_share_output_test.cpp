@@ -25,6 +25,7 @@ model::RunResult run_with_shares() {
   return run;
 }
 
+using fixture::wide_table;
 using fixture::written;
 
 std::string line_with(const std::string& text, const std::string& a, const std::string& b) {
@@ -35,7 +36,7 @@ std::string line_with(const std::string& text, const std::string& a, const std::
 }
 
 TEST(PrimitiveShareOutput, TableListsTheLargestGroupsAtOnePercentOrMore) {
-  const std::string table = written<TableWriter>(run_with_shares());
+  const std::string table = wide_table(run_with_shares());
   EXPECT_NE(table.find("primitive share"), std::string::npos) << table;
   EXPECT_NE(line_with(table, "mbedtls ", "sha256_1k").find("SHA-2 97%"), std::string::npos)
       << table;
@@ -48,7 +49,7 @@ TEST(PrimitiveShareOutput, TableListsTheLargestGroupsAtOnePercentOrMore) {
 }
 
 TEST(PrimitiveShareOutput, TableHasNoColumnWithoutShares) {
-  const std::string table = written<TableWriter>(fixture::make_run(2));
+  const std::string table = wide_table(fixture::make_run(2));
   EXPECT_EQ(table.find("primitive share"), std::string::npos) << table;
 }
 
@@ -56,7 +57,7 @@ TEST(PrimitiveShareOutput, TableNeverRoundsUpToTheWholeOperation) {
   model::RunResult run = fixture::make_run(1);
   run.images[0].operations[0].primitive_share = {{"SHA-2", 0.998}};
   run.images[0].operations[1].primitive_share = {{"bignum", 0.001}};
-  const std::string table = written<TableWriter>(run);
+  const std::string table = wide_table(run);
   EXPECT_NE(line_with(table, "mbedtls", "sha256_1k").find("SHA-2 99%"), std::string::npos) << table;
   EXPECT_NE(line_with(table, "mbedtls", "ecdsa_p256_sign").find("<1%"), std::string::npos) << table;
 }

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "model/run_result.h"
+#include "report/table_writer.h"
 
 namespace fathom::report::fixture {
 
@@ -90,6 +91,13 @@ template <typename Writer>
 std::string written(const model::RunResult& run) {
   std::ostringstream out;
   Writer().write(run, out);
+  return out.str();
+}
+
+// The table with every column and whole names (fathom run --wide, or a file of --out).
+inline std::string wide_table(const model::RunResult& run) {
+  std::ostringstream out;
+  TableWriter(TableOptions{true, 0}).write(run, out);
   return out.str();
 }
 

@@ -17,6 +17,7 @@
 namespace fathom::report {
 namespace {
 
+using fixture::wide_table;
 using fixture::written;
 
 // The fixture's baseline with the runs recorded as a deterministic target selects them:
@@ -60,14 +61,14 @@ TEST(SampleSpread, OnlyAFixedInputOperationWhoseSamplesDifferIsListed) {
 }
 
 TEST(SampleSpread, TableShowsTheRunsCompactlyAndTheWarning) {
-  const std::string table = written<TableWriter>(deterministic_run());
+  const std::string table = wide_table(deterministic_run());
   EXPECT_NE(table.find("2 (det.)"), std::string::npos) << table;
   EXPECT_NE(table.find("(det.): a deterministic target repeats the operation's fixed input"),
             std::string::npos)
       << table;
   EXPECT_NE(table.find(std::string("\n") + kWarning + "\n"), std::string::npos) << table;
   // Without fixed-input operations: neither the mark nor its note nor a warning.
-  const std::string plain = written<TableWriter>(fixture::make_run(2));
+  const std::string plain = wide_table(fixture::make_run(2));
   EXPECT_EQ(plain.find("(det.)"), std::string::npos) << plain;
   EXPECT_EQ(plain.find("WARNING"), std::string::npos) << plain;
   const std::string md = written<MarkdownWriter>(deterministic_run());

@@ -1,0 +1,87 @@
+#!/bin/bash
+# Output that fits the user's terminal: `fathom run` on a pseudo-terminal 80 columns wide (the
+# width from the terminal itself, no $COLUMNS) prints the compact table within 80 columns,
+# configuration names shortened in the middle and every number whole; a 200-column terminal,
+# a pipe and --wide get whole names, --wide every column; $COLUMNS sets the width for a pipe;
+# `fathom compare` fits the same way. Two images of the matrix suite (test_matrix builds them
+# too), measured once: the other runs are result-cache hits.
+. "$(dirname "$0")/lib.sh"
+need_toolchain
+[ -d /usr/lib/picolibc/arm-none-eabi ] ||
+  skip "picolibc-arm-none-eabi is not installed (run make setup)"
+PTY="$SRC/tests/e2e/tools/pty_run.py"
+RUN=(run "$SRC/tests/e2e/suites/matrix_small.toml" --config mbedtls-no-nist-optim.newlib-nano
+     --config mbedtls.picolibc --op sha256_64 --no-history)
+LONG="mbedtls-no-nist-optim.newlib-nano"
+
+"$FATHOM" "${RUN[@]}" --format json >"$WORK/a.json" 2>"$WORK/err" ||
+  [ $? = 1 ] || { cat "$WORK/err"; fail "the measured run failed"; }
+
+# check_fit FILE COLS: every line within COLS columns (code points), but a table row whose
+# last column (notes) runs on; the table is the compact one.
+check_fit() {
+  python3 - "$1" "$2" "$LONG" <<'PY' || { cat "$1"; fail "$1 does not fit $2 columns"; }
+import sys
+text, cols, long = open(sys.argv[1], encoding="utf-8").read(), int(sys.argv[2]), sys.argv[3]
+lines = text.splitlines()
+header = next(l for l in lines if l.startswith("operation "))
+assert "p99" not in header and "cycles" in header and "KAT" in header, header
+note = header.find("note")
+for line in lines:
+    width = len(line) if note < 0 or len(line) <= note else note
+    assert width <= cols, (width, line)
+rows = [l for l in lines if l.startswith("sha256_64 ")]
+assert len(rows) == 2, rows
+assert any("…" in r for r in rows) and not any(long in r for r in rows), rows
+print(f"{len(lines)} lines within {cols} columns, e.g. {rows[0]!r}")
+PY
+}
+
+# An 80-column terminal.
+python3 "$PTY" 80 "$WORK/tty80" "$WORK/err" "$FATHOM" "${RUN[@]}" || [ $? = 1 ] ||
+  { cat "$WORK/err"; fail "fathom run on a terminal failed"; }
+check_fit "$WORK/tty80" 80
+# The numbers are those of the JSON, with thousands separators.
+python3 - "$WORK/a.json" "$WORK/tty80" <<'PY' || fail "the terminal's numbers differ from the JSON"
+import json, sys
+d = json.load(open(sys.argv[1]))
+text = open(sys.argv[2], encoding="utf-8").read()
+for image in d["images"]:
+    op = next(o for o in image["operations"] if o["operation"] == "sha256_64")
+    median = f'{round(op["statistics"]["cycles"]["median"]):,}'
+    stack = f'{op["memory"]["peak_stack_bytes"]:,}'
+    row = next(l for l in text.splitlines()
+               if l.startswith("sha256_64 ") and image["configuration"][-4:] in l)
+    assert f" {median} " in row and f" {stack} " in row, (median, stack, row)
+PY
+
+# A wide terminal, a pipe: whole names; --wide: every column.
+python3 "$PTY" 200 "$WORK/tty200" "$WORK/err" "$FATHOM" "${RUN[@]}" || [ $? = 1 ] ||
+  fail "fathom run on a 200-column terminal failed"
+grep -q "^sha256_64 *$LONG " "$WORK/tty200" || { cat "$WORK/tty200"; fail "200 columns: name shortened"; }
+env -u COLUMNS "$FATHOM" "${RUN[@]}" >"$WORK/pipe" 2>"$WORK/err" || [ $? = 1 ] || fail "piped run failed"
+grep -q "^sha256_64 *$LONG " "$WORK/pipe" || { cat "$WORK/pipe"; fail "a pipe got shortened names"; }
+python3 "$PTY" 80 "$WORK/wide" "$WORK/err" "$FATHOM" "${RUN[@]}" --wide || [ $? = 1 ] ||
+  fail "fathom run --wide failed"
+grep -q "^$LONG *sha256_64 .*" "$WORK/wide" && grep -q "p99 \[cycles\]" "$WORK/wide" ||
+  { cat "$WORK/wide"; fail "--wide lacks whole names or the p99 column"; }
+
+# $COLUMNS for a pipe.
+COLUMNS=80 "$FATHOM" "${RUN[@]}" >"$WORK/columns80" 2>"$WORK/err" || [ $? = 1 ] ||
+  fail "COLUMNS=80 run failed"
+check_fit "$WORK/columns80" 80
+
+# fathom compare of the run with itself, on the 80-column terminal.
+python3 "$PTY" 80 "$WORK/compare" "$WORK/err" "$FATHOM" compare "$WORK/a.json" "$WORK/a.json" ||
+  { cat "$WORK/err"; fail "fathom compare failed"; }
+python3 - "$WORK/compare" <<'PY' || { cat "$WORK/compare"; fail "compare does not fit 80 columns"; }
+import sys
+lines = open(sys.argv[1], encoding="utf-8").read().splitlines()
+rows = [l for l in lines if l.startswith("sha256_64 ")]
+assert len(rows) == 2 and all(r.rstrip().endswith("unchanged") for r in rows), rows
+for l in lines:
+    # The sides' descriptions (file paths) and an image's title (its names) are not table rows.
+    if not l.startswith(("A: ", "B: ")) and "(flash bytes: " not in l:
+        assert len(l) <= 80, (len(l), l)
+PY
+exit 0
