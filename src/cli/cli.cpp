@@ -11,6 +11,7 @@
 
 #include "cli/commands.h"
 #include "util/error.h"
+#include "util/progress.h"
 #include "util/name_suggestion.h"
 #include "util/version.h"
 
@@ -62,6 +63,16 @@ int run(int argc, char** argv) {
   register_profile_command(app, state);
   register_diagnose_command(app, state);
   register_compare_command(app, state);
+  // Every command: how much it says on stderr besides results, warnings and errors.
+  for (CLI::App* cmd : app.get_subcommands([](CLI::App*) { return true; })) {
+    auto* quiet = cmd->add_flag_callback(
+        "-q,--quiet", [] { util::set_progress_mode(util::ProgressMode::kQuiet); },
+        "No progress display and no notes on stderr (results, warnings and errors only)");
+    auto* verbose = cmd->add_flag_callback(
+        "-v,--verbose", [] { util::set_progress_mode(util::ProgressMode::kVerbose); },
+        "Progress as one line per step on stderr, also when it is not a terminal (CI logs)");
+    quiet->excludes(verbose);
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -31,6 +31,7 @@
 #include "target/target_factory.h"
 #include "suite/board_loader.h"
 #include "util/error.h"
+#include "util/progress.h"
 #include "util/terminal.h"
 
 namespace fathom::cli {
@@ -125,8 +126,9 @@ void write_profile(const ProfileFlags& flags, const profile::ProfileSet& set,
     (*writer)->write(set, out);
     out.close();
     if (!out) throw util::FatalError(fmt::format("cannot write '{}'", path));
-    fmt::print(stderr, "fathom: wrote {} profile to {} ({} bytes)\n", format, path,
-               std::filesystem::file_size(path));
+    if (util::notes_enabled())
+      fmt::print(stderr, "fathom: wrote {} profile to {} ({} bytes)\n", format, path,
+                 std::filesystem::file_size(path));
   }
 }
 

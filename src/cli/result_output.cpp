@@ -14,6 +14,7 @@
 #include "history/run_store.h"
 #include "report/writer.h"
 #include "util/error.h"
+#include "util/progress.h"
 #include "util/terminal.h"
 
 namespace fathom::cli {
@@ -37,7 +38,8 @@ void store_history(const ResultOutput& output, const model::RunResult& result) {
                  id.error().message);
       return;
     }
-    fmt::print(stderr, "fathom: stored as run {} in {}\n", *id, store.path().string());
+    if (util::notes_enabled())
+      fmt::print(stderr, "fathom: stored as run {} in {}\n", *id, store.path().string());
   } catch (const util::FatalError& e) {
     fmt::print(stderr, "fathom: warning: run not stored in the history: {}\n", e.what());
   }

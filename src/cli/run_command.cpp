@@ -10,6 +10,7 @@
 #include "pipeline/shard_selection.h"
 #include "report/writer.h"
 #include "util/error.h"
+#include "util/progress.h"
 #include "util/sha256.h"
 
 namespace fathom::cli {
@@ -88,17 +89,18 @@ int run(const RunFlags& flags) {
   pipeline::RunCounts counts;
   model::RunResult result = run_suite_or_throw(suite, options, &counts);
   // What the caches saved, on stderr (results go to stdout): "rebuilt nothing" is checkable.
-  fmt::print(stderr,
-             "fathom: {} image{}: {} build{} reused from the build cache, {} result{} reused "
-             "from the result cache{}{}\n",
-             counts.images, counts.images == 1 ? "" : "s", counts.builds_reused,
-             counts.builds_reused == 1 ? "" : "s", counts.results_reused,
-             counts.results_reused == 1 ? "" : "s",
-             counts.results_reused > 0 ? " (--fresh measures again)" : "",
-             counts.most_machines > 1
-                 ? fmt::format("; operations ran on up to {} machines at once",
-                               counts.most_machines)
-                 : std::string());
+  if (util::notes_enabled())
+    fmt::print(stderr,
+               "fathom: {} image{}: {} build{} reused from the build cache, {} result{} reused "
+               "from the result cache{}{}\n",
+               counts.images, counts.images == 1 ? "" : "s", counts.builds_reused,
+               counts.builds_reused == 1 ? "" : "s", counts.results_reused,
+               counts.results_reused == 1 ? "" : "s",
+               counts.results_reused > 0 ? " (--fresh measures again)" : "",
+               counts.most_machines > 1
+                   ? fmt::format("; operations ran on up to {} machines at once",
+                                 counts.most_machines)
+                   : std::string());
 
   ResultOutput output;
   output.format = flags.format;

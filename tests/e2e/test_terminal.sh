@@ -3,8 +3,10 @@
 # width from the terminal itself, no $COLUMNS) prints the compact table within 80 columns,
 # configuration names shortened in the middle and every number whole; a 200-column terminal,
 # a pipe and --wide get whole names, --wide every column; $COLUMNS sets the width for a pipe;
-# `fathom compare` fits the same way. Two images of the matrix suite (test_matrix builds them
-# too), measured once: the other runs are result-cache hits.
+# `fathom compare` fits the same way. Progress shows on stderr whenever stderr is a terminal,
+# also with stdout in a file; --quiet shows none, --verbose one line per step on a pipe. Two
+# images of the matrix suite (test_matrix builds them too), measured once: the other runs are
+# result-cache hits.
 . "$(dirname "$0")/lib.sh"
 need_toolchain
 [ -d /usr/lib/picolibc/arm-none-eabi ] ||
@@ -84,4 +86,18 @@ for l in lines:
     if not l.startswith(("A: ", "B: ")) and "(flash bytes: " not in l:
         assert len(l) <= 80, (len(l), l)
 PY
+# Progress: stderr on the terminal, the results in a file.
+python3 "$PTY" --stderr 80 "$WORK/progress" "$WORK/json" "$FATHOM" "${RUN[@]}" --format json ||
+  [ $? = 1 ] || fail "fathom run with stderr on a terminal failed"
+grep -q $'\r\033\[K\[[0-9]/2\] mbedtls' "$WORK/progress" ||
+  { cat -v "$WORK/progress"; fail "no progress line on the terminal's stderr"; }
+python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$WORK/json" ||
+  fail "the progress reached stdout: its JSON does not parse"
+python3 "$PTY" --stderr 80 "$WORK/quiet" "$WORK/json" "$FATHOM" "${RUN[@]}" --format json --quiet ||
+  [ $? = 1 ] || fail "fathom run --quiet failed"
+[ ! -s "$WORK/quiet" ] || { cat -v "$WORK/quiet"; fail "--quiet printed on stderr"; }
+"$FATHOM" "${RUN[@]}" --format json --verbose >"$WORK/json" 2>"$WORK/verbose" || [ $? = 1 ] ||
+  fail "fathom run --verbose failed"
+grep -q "^fathom: \[[0-9]/2\] mbedtls.picolibc on sim-m33: " "$WORK/verbose" &&
+  ! grep -q $'\r' "$WORK/verbose" || { cat -v "$WORK/verbose"; fail "--verbose: no step lines"; }
 exit 0

@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """Runs a command with its stdout on a pseudo-terminal of COLS columns, as a user's terminal.
 
-usage: pty_run.py COLS STDOUT_FILE STDERR_FILE COMMAND...
+usage: pty_run.py [--stderr] COLS TERMINAL_FILE OTHER_FILE COMMAND...
 
-The command's stdout and stdin are the pty (so isatty() is true and TIOCGWINSZ says COLS);
-its stderr goes to STDERR_FILE. COLUMNS is removed from its environment, so the width it
-uses can only come from the terminal. What it printed (the terminal's "\r\n" as "\n") goes
-to STDOUT_FILE; the exit status is the command's.
+The command's stdin and stdout (with --stderr: stdin and stderr) are the pty, so isatty() is
+true and TIOCGWINSZ says COLS; the other stream goes to OTHER_FILE. COLUMNS is removed from
+its environment, so the width it uses can only come from the terminal. What it wrote to the
+terminal (its "\r\n" as "\n") goes to TERMINAL_FILE; the exit status is the command's.
 """
 import fcntl
 import os
@@ -17,12 +17,16 @@ import termios
 
 
 def main():
-    cols, out_path, err_path, argv = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4:]
+    args = sys.argv[1:]
+    on_stderr = args[0] == "--stderr"
+    if on_stderr:
+        args = args[1:]
+    cols, out_path, other_path, argv = int(args[0]), args[1], args[2], args[3:]
     pid, master = pty.fork()
     if pid == 0:
-        fcntl.ioctl(1, termios.TIOCSWINSZ, struct.pack("HHHH", 50, cols, 0, 0))
-        err = os.open(err_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-        os.dup2(err, 2)
+        fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 50, cols, 0, 0))
+        other = os.open(other_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        os.dup2(other, 1 if on_stderr else 2)
         env = dict(os.environ)
         env.pop("COLUMNS", None)
         os.execvpe(argv[0], argv, env)
