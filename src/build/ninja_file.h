@@ -23,9 +23,9 @@ class NinjaFile {
   // `path` escaped for a ninja build statement.
   static std::string path(const std::string& path);
   // A NinjaFile text with ninja's escapes ("$$", "$ ", "$:") and, outside build statements,
-  // the shell quoting of shell_arg() taken out: paths and arguments spelled as the tools receive them, whatever
-  // characters they hold. Not a ninja file any more; for a key that must see a path the same
-  // way whether or not it needed escaping (build/build_key.h).
+  // the shell quoting of shell_arg() taken out: paths and arguments spelled as the tools
+  // receive them, whatever characters they hold. Not a ninja file any more; for a key that
+  // must see a path the same way whether or not it needed escaping (build/build_key.h).
   static std::string unquoted(const std::string& text);
 
  private:

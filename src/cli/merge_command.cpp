@@ -77,9 +77,7 @@ void register_merge_command(CLI::App& app, CommandState& state) {
   cmd->add_option("--suite", flags->suite,
                   "The suite the shards ran (default: as they name it); its file must be the "
                   "one they ran");
-  cmd->add_flag("--wide", flags->output.wide,
-                "Table: every column (cycle statistics, instructions, allocations, primitive "
-                "share) and whole names; default: the compact set, fitted to the terminal");
+  add_wide_flag(*cmd, flags->output.wide);
   cmd->add_option("--format", flags->output.format,
                   "Output format: table, json, csv, markdown, gbench, pqm4-md")
       ->check(CLI::IsMember(report::writer_formats()));

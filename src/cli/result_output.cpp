@@ -47,6 +47,12 @@ void store_history(const ResultOutput& output, const model::RunResult& result) {
 
 }  // namespace
 
+void add_wide_flag(CLI::App& cmd, bool& wide) {
+  cmd.add_flag("--wide", wide,
+               "Table: every column (cycle statistics, instructions, allocations, primitive "
+               "share) and whole names; default: the compact set, fitted to the terminal");
+}
+
 int finish_run(const model::RunResult& result, const ResultOutput& output) {
   report::TableOptions table;
   table.wide = output.wide;

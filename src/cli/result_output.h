@@ -4,6 +4,8 @@
 // the exit code. One place, so that a merged run ends exactly as an unsharded run does.
 #include <string>
 
+#include <CLI/CLI.hpp>
+
 #include "model/run_result.h"
 
 namespace fathom::cli {
@@ -16,6 +18,9 @@ struct ResultOutput {
   bool no_history = false;       // do not store the run
   std::string name;              // label of the stored run
 };
+
+// Adds --wide (ResultOutput::wide) to `cmd`, a command that ends in finish_run().
+void add_wide_flag(CLI::App& cmd, bool& wide);
 
 // Writes `result` to stdout in `output.format` (a table fitted to the terminal's width, and
 // the files of --out, whose table has every column), stores it in the

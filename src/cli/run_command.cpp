@@ -172,9 +172,7 @@ void register_run_command(CLI::App& app, CommandState& state) {
       ->check(CLI::IsMember({"count", "model"}));
   cmd->add_option("--port", flags->port,
                   "Serial target: the board's UART device (overrides board.toml [serial] port)");
-  cmd->add_flag("--wide", flags->wide,
-                "Table: every column (cycle statistics, instructions, allocations, primitive "
-                "share) and whole names; default: the compact set, fitted to the terminal");
+  add_wide_flag(*cmd, flags->wide);
   cmd->add_option("--format", flags->format,
                   "Output format: table, json, csv, markdown, gbench, pqm4-md (benchmark "
                   "tables in pqm4's layout)")
