@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <fstream>
 #include <sstream>
+#include <utility>
 
 #include "build/ninja_file.h"
 #include "util/sha256.h"
@@ -67,15 +68,18 @@ util::Result<std::string> build_key(const BuildKeyInputs& in) {
     field(text, "content", relocate(NinjaFile::unquoted(content), in.roots));
   }
   field(text, "library-source", in.library_source_identity);
-  std::vector<fs::path> files = in.files;
+  // Ordered by the names the key records, not by the paths: a tree that sorts before the
+  // build cache in one checkout and after it in another must list its files the same way.
+  std::vector<std::pair<std::string, fs::path>> files;
+  for (const auto& f : in.files) files.emplace_back(relocate(f.string(), in.roots), f);
   std::sort(files.begin(), files.end());
   files.erase(std::unique(files.begin(), files.end()), files.end());
-  for (const auto& f : files) {
+  for (const auto& [name, f] : files) {
     auto digest = util::sha256_file(f);
     if (!digest)
       return util::fail(fmt::format("cannot read '{}' for the build key: {}", f.string(),
                                     digest.error().message));
-    field(text, "file", relocate(f.string(), in.roots));
+    field(text, "file", name);
     field(text, "sha256", *digest);
   }
   return util::sha256_hex(text);

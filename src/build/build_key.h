@@ -48,7 +48,8 @@ struct BuildKeyInputs {
   // source_tree_digest() of an override tree.
   std::string library_source_identity;
   // Files read by the build (firmware/ sources, headers, vectors, linker scripts, board.toml):
-  // hashed by path and content. The order does not matter (they are sorted first).
+  // hashed by path and content. The order does not matter (they are sorted by their relocated
+  // names first, so it does not depend on where a root lies beside other directories).
   std::vector<std::filesystem::path> files;
   // Applied (relocate()) to every flag, generated text and file path above; not to the
   // contents of `files`.

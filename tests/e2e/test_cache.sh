@@ -56,8 +56,19 @@ for a, b in zip(first["images"], clone["images"]):
     assert a["provenance"]["elf_sha256"] == b["provenance"]["elf_sha256"], (a["configuration"])
 assert clone["images"][0]["operations"] == first["images"][0]["operations"]
 PY
-# The image itself names no directory of the tree: its DWARF says "firmware/harness/...".
 CACHE="${FATHOM_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/fathom}"
+# A checkout whose path sorts before the build cache's while another's sorts after it lists the
+# same files (a CI checkout under /home and a clone under /tmp once missed every image). Paths
+# sort by components: ".fathom-test-clone.*" beside the cache comes before the cache itself.
+BESIDE="$(mktemp -d "$(dirname "$CACHE")/.fathom-test-clone.XXXXXX")"
+trap 'rm -rf "$WORK" "$BESIDE"' EXIT
+python3 -c 'import pathlib, sys; a, b = map(pathlib.PurePosixPath, sys.argv[1:]); assert a < b' \
+  "$BESIDE" "$CACHE/builds" || fail "$BESIDE does not sort before $CACHE/builds"
+cp -r "$SRC/firmware" "$SRC/suites" "$SRC/sources.lock" "$BESIDE/"
+expect_exit 1 env FATHOM_HOME="$BESIDE" "$FATHOM" run "$SUITE" -j 1 --no-history --format json
+expect_err "2 images: 2 builds reused from the build cache, 1 result reused from the result cache"
+rm -rf "$BESIDE"
+# The image itself names no directory of the tree: its DWARF says "firmware/harness/...".
 ELF_SHA="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["images"][0]["provenance"]["elf_sha256"])' "$WORK/first.json")"
 ELF=""
 for f in "$CACHE"/builds/sim-m33/mbedtls-*/image.elf; do

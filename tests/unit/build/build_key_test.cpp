@@ -183,6 +183,26 @@ TEST_F(BuildKeyTest, ACheckoutWhosePathNinjaEscapesGivesTheSameKey) {
   fs::remove_all(other);
 }
 
+TEST_F(BuildKeyTest, TheTreeSortingBeforeOrAfterTheCacheGivesTheSameKey) {
+  // An image's files come from the tree and from outside it (the build cache's generated
+  // headers). A CI checkout under "/home/..." sorts before "/root/.cache", a clone under
+  // "/tmp/..." after it: the files' order in the key must not follow where the tree lives.
+  const fs::path cache = dir_.string() + "-m";
+  const fs::path before = dir_.string() + "-a", after = dir_.string() + "-z";
+  for (const fs::path& p : {cache, before, after}) fs::remove_all(p);
+  fs::create_directories(cache);
+  std::ofstream(cache / "fathom_user_config.h", std::ios::binary) << "#define A 1\n";
+  fs::copy(dir_, before, fs::copy_options::recursive);
+  fs::copy(dir_, after, fs::copy_options::recursive);
+  auto with_cache = [&](const fs::path& root) {
+    BuildKeyInputs in = at_root(inputs(), root);
+    for (auto& f : files_below(cache)) in.files.push_back(f);
+    return in;
+  };
+  EXPECT_EQ(key(with_cache(before)), key(with_cache(after)));
+  for (const fs::path& p : {cache, before, after}) fs::remove_all(p);
+}
+
 TEST(NinjaFileUnquoted, GivesTheArgumentsAsTheToolsReceiveThem) {
   EXPECT_EQ(NinjaFile::unquoted(NinjaFile::path("/a:b c/$x.c")), "/a:b c/$x.c");
   EXPECT_EQ(NinjaFile::unquoted(NinjaFile::shell_arg("-I/it's a $dir")), "-I/it's a $dir");
