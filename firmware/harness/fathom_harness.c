@@ -167,6 +167,22 @@ static uint32_t painted_peak(uint32_t sp) {
   return sp - (uint32_t)(uintptr_t)p;
 }
 
+/* noinline: the mark is this frame's SP, just below the caller's frame. */
+__attribute__((noinline)) uint32_t fathom_memory_mark(void) {
+  const uint32_t sp = current_sp();
+  paint_memory(sp);
+  return sp;
+}
+
+__attribute__((noinline)) fathom_memory_use fathom_memory_since(uint32_t mark) {
+  const fathom_heap_stats heap = fathom_heap_stats_get();
+  fathom_memory_use use;
+  use.peak_stack_bytes = painted_peak(mark);
+  use.heap_peak_bytes = heap.peak_bytes - heap.start_bytes;
+  use.heap_change_bytes = (int32_t)(heap.in_use_bytes - heap.start_bytes);
+  return use;
+}
+
 /* The stack measurement of the timed run that makes one (FATHOM_PARAM_MEMORY_IN_TIMED_RUN). */
 static uint32_t measured_sp, measured_peak_stack;
 

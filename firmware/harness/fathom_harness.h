@@ -61,6 +61,18 @@ void fathom_report_bytes(const char *what, uint32_t bytes);
  * entropy source a library's own DRBG is seeded from. */
 void fathom_random_bytes(uint8_t *out, size_t len);
 
+/* Memory of a part of an operation (one side of a handshake), measured in its KAT hook:
+ * fathom_memory_mark() paints the stack below the caller's frame and restarts the heap peak,
+ * and returns the mark; fathom_memory_since(mark) gives the deepest stack use below the mark,
+ * and the heap's peak and change since it, in bytes. Painting takes time: never in a run. */
+typedef struct fathom_memory_use {
+  uint32_t peak_stack_bytes;
+  uint32_t heap_peak_bytes;   /* highest heap in use above the mark's */
+  int32_t heap_change_bytes;  /* heap in use now minus at the mark */
+} fathom_memory_use;
+uint32_t fathom_memory_mark(void);
+fathom_memory_use fathom_memory_since(uint32_t mark);
+
 #ifdef __cplusplus
 }
 #endif

@@ -180,7 +180,8 @@ util::Result<std::vector<fs::path>> library_source_files(const LibraryDescriptio
   }
   std::sort(files.begin(), files.end());
   files.erase(std::unique(files.begin(), files.end()), files.end());
-  if (files.empty())
+  // `sources = []` is a layer of glue over another library (`uses`): an empty archive.
+  if (files.empty() && !d.sources.empty())
     return util::fail(fmt::format("library {}: no source files match {} in '{}'", d.name,
                                   fmt::join(d.sources, ", "), root.string()));
   return files;

@@ -14,7 +14,8 @@ struct LibraryDescription {
   std::string version;                     // "3.6.6"
   std::string source;                      // entry name in sources.lock
   std::vector<std::string> include_dirs;   // relative to the source root
-  std::vector<std::string> sources;        // globs relative to the source root ("library/*.c")
+  std::vector<std::string> sources;        // globs relative to the source root ("library/*.c");
+                                           // empty: glue over a library it `uses` only
   std::vector<std::string> exclude;        // file names (relative to the source root) to skip
   std::vector<std::string> glue_sources;   // relative to the library's firmware directory
   // Optional: include directories relative to the library's firmware directory (shared glue

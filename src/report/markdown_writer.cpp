@@ -7,6 +7,7 @@
 
 #include "report/summary_grid.h"
 #include "report/analysis_text.h"
+#include "report/two_party_text.h"
 #include "report/markdown_text.h"
 
 namespace fathom::report {
@@ -45,7 +46,8 @@ void MarkdownWriter::write(const model::RunResult& run, std::ostream& out) const
   // Fairness control and workflows as preformatted text (their lines are aligned).
   for (const auto& [title, section] :
        {std::pair{"Fairness control", fairness_lines(run)},
-        std::pair{"Device workflows", workflow_lines(run)}}) {
+        std::pair{"Device workflows", workflow_lines(run)},
+        std::pair{"Two parties in one image", two_party_lines(run)}}) {
     if (section.empty()) continue;
     out << "\n### " << title << "\n\n```\n";
     for (const auto& line : section) out << line << '\n';

@@ -10,6 +10,7 @@
 #include "report/stack_reserve.h"
 #include "report/summary_grid.h"
 #include "report/text_table.h"
+#include "report/two_party_text.h"
 
 namespace fathom::report {
 namespace {
@@ -83,7 +84,7 @@ void TableWriter::write(const model::RunResult& run, std::ostream& out) const {
     emit("  " + image.configuration + " on " + image.board + ": measured " +
          readable_time(image.provenance.reused_from) + ", reused");
   }
-  for (const auto& section : {fairness_lines(run), workflow_lines(run)}) {
+  for (const auto& section : {fairness_lines(run), workflow_lines(run), two_party_lines(run)}) {
     if (section.empty()) continue;
     out << '\n';
     for (const auto& line : section) emit(line);

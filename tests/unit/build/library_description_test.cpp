@@ -97,3 +97,33 @@ TEST(LibraryDescription, PqcleanSourcesCoverAllSixParameterSets) {
 
 }  // namespace
 }  // namespace fathom::build
+
+namespace fathom::build {
+namespace {
+
+// A layer of glue and workloads over a library it uses (tls-mbedtls over mbedtls): an explicitly
+// empty `sources` is an empty archive, while patterns that match nothing stay an error.
+TEST(LibraryDescription, EmptySourcesAreAGlueLayerButUnmatchedPatternsAreAnError) {
+  auto tls = load_library(kFirmwareDir, "tls-mbedtls");
+  ASSERT_TRUE(tls.has_value()) << tls.error().message;
+  EXPECT_TRUE(tls->sources.empty());
+  EXPECT_EQ(tls->uses, std::vector<std::string>{"mbedtls"});
+  EXPECT_EQ(tls->workloads, "tls-mbedtls");
+  EXPECT_TRUE(tls->primitive_groups.count("client") && tls->primitive_groups.count("server"));
+  const auto root = std::filesystem::temp_directory_path() /
+                    ("fathom-libdesc-sources-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(root / "src");
+  auto files = library_source_files(*tls, root);
+  ASSERT_TRUE(files.has_value()) << files.error().message;
+  EXPECT_TRUE(files->empty());
+  LibraryDescription missing = *tls;
+  missing.sources = {"src/*.c"};
+  files = library_source_files(missing, root);
+  std::filesystem::remove_all(root);
+  ASSERT_FALSE(files.has_value());
+  EXPECT_NE(files.error().message.find("no source files match src/*.c"), std::string::npos)
+      << files.error().message;
+}
+
+}  // namespace
+}  // namespace fathom::build
