@@ -47,13 +47,13 @@
 #include "ssl_misc.h"
 #include "ssl_tls13_keys.h"
 #include "tls_hello.h"
+#include "tls_kat.h"
 #include "tls_pipe.h"
 #include "../vectors/tls13_p256_chain.h"
 #include "../vectors/tls13_rfc8448.h"
 
 /* A step that makes no progress on both sides this many times in a row is a stuck handshake. */
 #define TLS_MAX_STEPS 400
-#define TLS_APPDATA_MAX 16384
 
 typedef struct tls_case {
   int suite;        /* MBEDTLS_TLS1_3_* */
@@ -200,39 +200,27 @@ static __attribute__((noinline)) void tls_server_close(void) {
   mbedtls_ssl_free(&server_ssl);
   __asm volatile("");
 }
+/* Bytes written or read (> 0), 0 when the side must wait, else Mbed TLS's error (tls_kat.h). */
+static int io_result(int r) {
+  return r == MBEDTLS_ERR_SSL_WANT_READ || r == MBEDTLS_ERR_SSL_WANT_WRITE ? 0 : r;
+}
 static __attribute__((noinline)) int tls_client_write(const uint8_t *buf, size_t len) {
-  TLS_SIDE_RETURN(mbedtls_ssl_write(&client_ssl, buf, len));
+  TLS_SIDE_RETURN(io_result(mbedtls_ssl_write(&client_ssl, buf, len)));
 }
 static __attribute__((noinline)) int tls_server_read(uint8_t *buf, size_t len) {
-  TLS_SIDE_RETURN(mbedtls_ssl_read(&server_ssl, buf, len));
+  TLS_SIDE_RETURN(io_result(mbedtls_ssl_read(&server_ssl, buf, len)));
 }
 static __attribute__((noinline)) int tls_server_write(const uint8_t *buf, size_t len) {
-  TLS_SIDE_RETURN(mbedtls_ssl_write(&server_ssl, buf, len));
+  TLS_SIDE_RETURN(io_result(mbedtls_ssl_write(&server_ssl, buf, len)));
 }
 static __attribute__((noinline)) int tls_client_read(uint8_t *buf, size_t len) {
-  TLS_SIDE_RETURN(mbedtls_ssl_read(&client_ssl, buf, len));
+  TLS_SIDE_RETURN(io_result(mbedtls_ssl_read(&client_ssl, buf, len)));
 }
+static const tls_connection_io connection_io = {tls_client_write, tls_server_read,
+                                                tls_server_write, tls_client_read};
 
 static int would_block(int r) {
   return r == MBEDTLS_ERR_SSL_WANT_READ || r == MBEDTLS_ERR_SSL_WANT_WRITE;
-}
-
-/* Per-side memory, measured around every step when `memory` is given (the KAT). */
-typedef struct side_memory {
-  uint32_t peak_stack, peak_heap;
-  int32_t in_use;
-} side_memory;
-
-static int measured_step(int (*step)(void), side_memory *m) {
-  if (m == NULL) return step();
-  const uint32_t mark = fathom_memory_mark();
-  const int r = step();
-  const fathom_memory_use use = fathom_memory_since(mark);
-  if (use.peak_stack_bytes > m->peak_stack) m->peak_stack = use.peak_stack_bytes;
-  const int32_t peak = m->in_use + (int32_t)use.heap_peak_bytes;
-  if (peak > (int32_t)m->peak_heap) m->peak_heap = (uint32_t)peak;
-  m->in_use += use.heap_change_bytes;
-  return r;
 }
 
 /* Result of a handshake: 0, or the first side's error, with which side failed. */
@@ -242,10 +230,10 @@ typedef struct handshake_result {
 } handshake_result;
 
 /* Opens both sides and steps them in turn until both are done; the connections stay open. */
-static handshake_result tls_handshake(side_memory mem[2]) {
+static handshake_result tls_handshake(tls_side_memory mem[2]) {
   handshake_result res = {0, 0, 0};
-  res.client_rc = measured_step(tls_client_open, mem ? &mem[0] : NULL);
-  res.server_rc = measured_step(tls_server_open, mem ? &mem[1] : NULL);
+  res.client_rc = tls_measured_step(tls_client_open, mem ? &mem[0] : NULL);
+  res.server_rc = tls_measured_step(tls_server_open, mem ? &mem[1] : NULL);
   if (res.client_rc || res.server_rc) {
     res.rc = res.client_rc ? res.client_rc : res.server_rc;
     return res;
@@ -255,11 +243,11 @@ static handshake_result tls_handshake(side_memory mem[2]) {
     const int server_done = mbedtls_ssl_is_handshake_over(&server_ssl);
     if (client_done && server_done) return res;
     if (!client_done) {
-      const int r = measured_step(tls_client_step, mem ? &mem[0] : NULL);
+      const int r = tls_measured_step(tls_client_step, mem ? &mem[0] : NULL);
       if (r != 0 && !would_block(r)) res.client_rc = r;
     }
     if (!server_done && res.client_rc == 0) {
-      const int r = measured_step(tls_server_step, mem ? &mem[1] : NULL);
+      const int r = tls_measured_step(tls_server_step, mem ? &mem[1] : NULL);
       if (r != 0 && !would_block(r)) res.server_rc = r;
     }
     if (res.client_rc || res.server_rc) {
@@ -290,23 +278,6 @@ static int received_alert(mbedtls_ssl_context *ssl, int rc) {
   return ssl->MBEDTLS_PRIVATE(in_msg)[1];
 }
 
-static const char *alert_name(int alert) {
-  switch (alert) {
-    case MBEDTLS_SSL_ALERT_MSG_HANDSHAKE_FAILURE: return "handshake_failure";
-    case MBEDTLS_SSL_ALERT_MSG_BAD_CERT: return "bad_certificate";
-    case MBEDTLS_SSL_ALERT_MSG_UNSUPPORTED_CERT: return "unsupported_certificate";
-    case MBEDTLS_SSL_ALERT_MSG_CERT_UNKNOWN: return "certificate_unknown";
-    case MBEDTLS_SSL_ALERT_MSG_UNKNOWN_CA: return "unknown_ca";
-    case MBEDTLS_SSL_ALERT_MSG_DECODE_ERROR: return "decode_error";
-    case MBEDTLS_SSL_ALERT_MSG_DECRYPT_ERROR: return "decrypt_error";
-    case MBEDTLS_SSL_ALERT_MSG_ILLEGAL_PARAMETER: return "illegal_parameter";
-    case MBEDTLS_SSL_ALERT_MSG_PROTOCOL_VERSION: return "protocol_version";
-    case MBEDTLS_SSL_ALERT_MSG_MISSING_EXTENSION: return "missing_extension";
-    case MBEDTLS_SSL_ALERT_MSG_INTERNAL_ERROR: return "internal_error";
-    default: return "alert";
-  }
-}
-
 /* The alert a side that failed sent, read off the wire when it went in plaintext (its last
  * write); else the type Mbed TLS keeps of a fatal alert it pended (alerts it sends directly,
  * such as a certificate verification's, leave no such trace). -1 if the side did not fail,
@@ -332,21 +303,10 @@ static int alert_by(int by_client, const handshake_result *res) {
   return sent >= 0 ? sent : received_alert(peer, peer_rc);
 }
 
-/* Reports a failed handshake as a failed vector that names what went wrong: the alert a side
- * raised, or the error codes. */
+/* Reports a failed handshake as a failed vector that names what went wrong (tls_kat.h). */
 static void report_failed_handshake(const char *what, const handshake_result *res) {
-  char name[96];
-  const int by_client = alert_by(1, res), by_server = alert_by(0, res);
-  if (by_client >= 0)
-    snprintf(name, sizeof name, "%s-client-alert-%d-%s", what, by_client, alert_name(by_client));
-  else if (by_server >= 0)
-    snprintf(name, sizeof name, "%s-server-alert-%d-%s", what, by_server, alert_name(by_server));
-  else
-    /* Mbed TLS's error codes as its headers spell them ("-0x6a00"; 0: that side was fine). */
-    snprintf(name, sizeof name, "%s-failed-client-%s0x%04x-server-%s0x%04x", what,
-             res->client_rc < 0 ? "-" : "", (unsigned)abs(res->client_rc),
-             res->server_rc < 0 ? "-" : "", (unsigned)abs(res->server_rc));
-  fathom_kat_expect(name, 0);
+  tls_report_failed_handshake(what, alert_by(1, res), alert_by(0, res), res->client_rc,
+                              res->server_rc, 1);
 }
 
 /* ---- exported secrets: both sides must derive the same traffic secrets */
@@ -427,77 +387,13 @@ static void key_schedule_kat(void) {
   }
 }
 
-/* Application data both ways on the open connection: `len` bytes from the client, echoed by
- * the server, compared. Returns 1 if the echo is intact. */
-static uint8_t appdata_out[TLS_APPDATA_MAX], appdata_in[TLS_APPDATA_MAX];
-
-/* The error that stopped the last echo (0 if none or stuck), for the failed vector's name. */
-static int last_echo_error;
-static int fail_echo(int r) {
-  last_echo_error = r;
-  return 0;
-}
-
-static int echo(size_t len) {
-  last_echo_error = 0;
-  size_t sent = 0, at_server = 0, echoed = 0, back = 0, echo_len = 0;
-  for (int i = 0; i < 100000 && back < len; ++i) {
-    int r;
-    if (sent < len) {
-      r = tls_client_write(appdata_out + sent, len - sent);
-      if (r > 0) sent += (size_t)r; else if (!would_block(r)) return fail_echo(r);
-    }
-    if (at_server < len) {
-      r = tls_server_read(appdata_in + at_server, len - at_server);
-      if (r > 0) at_server += (size_t)r; else if (!would_block(r)) return fail_echo(r);
-    }
-    /* A write that had to wait is repeated with the same arguments, as the library asks. */
-    if (echoed < at_server) {
-      if (echo_len == 0) echo_len = at_server - echoed;
-      r = tls_server_write(appdata_in + echoed, echo_len);
-      if (r > 0) {
-        echoed += (size_t)r;
-        echo_len = 0;
-      } else if (!would_block(r)) {
-        return fail_echo(r);
-      }
-    }
-    /* The client reads what the server's echo has begun to send: a library that writes a
-     * whole record before returning (wolfSSL) waits for the client to empty the queue. */
-    if (back < echoed + echo_len) {
-      /* Read back into the upper half of appdata_in... unless len is large: compare in place. */
-      uint8_t piece[512];
-      const size_t ahead = echoed + echo_len - back;
-      const size_t want = ahead < sizeof piece ? ahead : sizeof piece;
-      r = tls_client_read(piece, want);
-      if (r > 0) {
-        if (memcmp(piece, appdata_out + back, (size_t)r) != 0) return fail_echo(r);
-        back += (size_t)r;
-      } else if (!would_block(r)) {
-        return fail_echo(r);
-      }
-    }
-  }
-  return back == len;
-}
-
-static void fill_appdata(void) {
-  for (size_t i = 0; i < sizeof appdata_out; ++i) appdata_out[i] = (uint8_t)(i * 7 + (i >> 8));
-}
-
-static void report_bytes_of(const char *prefix, const char *what, uint32_t bytes) {
-  char name[48];
-  snprintf(name, sizeof name, "%s%s", prefix, what);
-  fathom_report_bytes(name, bytes);
-}
-
 /* The handshake's known answers for `c` (expect_hrr: the case makes a HelloRetryRequest), and
  * its memory and bytes. */
 static void handshake_kat(const tls_case *c, int expect_hrr, const char *name) {
   tls_configure(c);
   tls_pipe_reset(&pipe, 0);
   memset(exported_secrets, 0, sizeof exported_secrets);
-  side_memory mem[2];
+  tls_side_memory mem[2];
   memset(mem, 0, sizeof mem);
   handshake_result res = tls_handshake(mem);
   if (res.rc != 0) {
@@ -506,37 +402,13 @@ static void handshake_kat(const tls_case *c, int expect_hrr, const char *name) {
     return;
   }
   fathom_kat_expect("handshake-completes", 1);
-  /* What the server said on the wire. */
-  tls_server_hello hello;
-  const tls_pipe_queue *s2c = &pipe.q[TLS_PIPE_SERVER_TO_CLIENT];
-  const int parsed = tls_parse_server_hello(s2c->capture,
-                                            s2c->total < TLS_PIPE_CAPTURE_BYTES
-                                                ? s2c->total
-                                                : TLS_PIPE_CAPTURE_BYTES,
-                                            &hello) == 0;
-  fathom_kat_expect("server-hello-parses", parsed);
-  fathom_kat_expect("server-hello-tls13", parsed && hello.version == 0x0304);
-  fathom_kat_expect("server-hello-suite", parsed && hello.cipher_suite == (uint16_t)c->suite);
-  fathom_kat_expect("server-hello-group", parsed && hello.group == c->group);
-  fathom_kat_expect(expect_hrr ? "hello-retry-request" : "no-hello-retry-request",
-                    parsed && hello.hello_retry == expect_hrr);
+  tls_check_server_hello(&pipe, (uint16_t)c->suite, c->group, expect_hrr);
   fathom_kat_expect("client-negotiated-suite",
                     mbedtls_ssl_get_ciphersuite_id_from_ssl(&client_ssl) == c->suite);
   fathom_kat_expect("server-negotiated-suite",
                     mbedtls_ssl_get_ciphersuite_id_from_ssl(&server_ssl) == c->suite);
   /* Bytes and memory of this handshake (deterministic: every run makes the same). */
-  fathom_report_bytes("client_to_server", pipe.q[TLS_PIPE_CLIENT_TO_SERVER].total);
-  fathom_report_bytes("server_to_client", s2c->total);
-  for (uint32_t f = 0; f < pipe.flights && f < TLS_PIPE_MAX_FLIGHTS; ++f) {
-    char what[32];
-    snprintf(what, sizeof what, "flight%u_%s", (unsigned)(f + 1),
-             pipe.flight_direction[f] == TLS_PIPE_CLIENT_TO_SERVER ? "client" : "server");
-    fathom_report_bytes(what, pipe.flight_bytes[f]);
-  }
-  report_bytes_of("client_", "peak_stack", mem[0].peak_stack);
-  report_bytes_of("client_", "peak_heap", mem[0].peak_heap);
-  report_bytes_of("server_", "peak_stack", mem[1].peak_stack);
-  report_bytes_of("server_", "peak_heap", mem[1].peak_heap);
+  tls_report_handshake(&pipe, mem);
   tls_close();
 
   /* Again with both sides' secrets exported and the bytes delivered 7 at a time, then
@@ -567,18 +439,7 @@ static void handshake_kat(const tls_case *c, int expect_hrr, const char *name) {
            memcmp(exported_secrets[0].secret[i], exported_secrets[1].secret[i],
                   exported_secrets[0].len[i]) == 0;
   fathom_kat_expect("traffic-secrets-agree", same);
-  fill_appdata();
-  int echoed = ok;
-  static const size_t sizes[] = {1, 13, 1000, 4097, TLS_APPDATA_MAX};
-  for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; ++i) {
-    char vector[40];
-    snprintf(vector, sizeof vector, "appdata-echo-%u-odd-pieces", (unsigned)sizes[i]);
-    echoed = echoed && echo(sizes[i]);
-    if (!echoed && last_echo_error != 0)
-      snprintf(vector, sizeof vector, "appdata-echo-%u-error-%d", (unsigned)sizes[i],
-               last_echo_error);
-    fathom_kat_expect(vector, echoed);
-  }
+  tls_echo_kat(&connection_io, ok);
   tls_close();
 }
 
@@ -756,7 +617,7 @@ static int appdata_setup(const tls_case *c, size_t len) {
   if (r != 0) return r;
   appdata_disconnect();
   tls_configure(c);
-  fill_appdata();
+  tls_fill_appdata();
   tls_pipe_reset(&pipe, 0);
   const handshake_result res = tls_handshake(NULL);
   if (res.rc != 0) {
@@ -771,28 +632,18 @@ static int appdata_setup(const tls_case *c, size_t len) {
 /* `len` bytes from the client, received by the server. */
 static int appdata_run(const tls_case *c, size_t len) {
   if (connected_case != c) return -2; /* the connection is another operation's */
-  size_t sent = 0, received = 0;
-  for (int i = 0; i < 100000 && received < len; ++i) {
-    int r;
-    if (sent < len) {
-      r = tls_client_write(appdata_out + sent, len - sent);
-      if (r > 0) sent += (size_t)r; else if (!would_block(r)) return r;
-    }
-    r = tls_server_read(appdata_in + received, len - received);
-    if (r > 0) received += (size_t)r; else if (!would_block(r)) return r;
-  }
-  return received != len;
+  return tls_send_to_server(&connection_io, len);
 }
 
 static void appdata_kat(const tls_case *c, size_t len) {
-  memset(appdata_in, 0, len);
+  memset(tls_appdata_in, 0, len);
   fathom_kat_expect("appdata-suite",
                     connected_case == c &&
                         mbedtls_ssl_get_ciphersuite_id_from_ssl(&client_ssl) == c->suite &&
                         mbedtls_ssl_get_ciphersuite_id_from_ssl(&server_ssl) == c->suite);
   const int r = appdata_run(c, len);
   fathom_kat_expect("appdata-arrives", r == 0);
-  fathom_kat_expect("appdata-intact", r == 0 && memcmp(appdata_in, appdata_out, len) == 0);
+  fathom_kat_expect("appdata-intact", r == 0 && memcmp(tls_appdata_in, tls_appdata_out, len) == 0);
 }
 
 static int appdata_aes128_16_setup(void) { return appdata_setup(&case_p256_aes128, 16); }

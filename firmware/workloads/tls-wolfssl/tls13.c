@@ -17,14 +17,14 @@
 #include <wolfssl/wolfcrypt/hash.h>
 #include <wolfssl/wolfcrypt/kdf.h>
 #include "tls_hello.h"
+#include "tls_kat.h"
 #include "tls_pipe.h"
 #include "../vectors/tls13_p256_chain.h"
 #include "../vectors/tls13_rfc8448.h"
 
 #define TLS_MAX_STEPS 400
-#define TLS_APPDATA_MAX 16384
 
-/* RFC 8446 6.2 alert descriptions the known answers name. */
+/* RFC 8446 6.2 alert descriptions the failure KATs expect. */
 #define ALERT_HANDSHAKE_FAILURE 40
 #define ALERT_BAD_CERTIFICATE 42
 #define ALERT_UNKNOWN_CA 48
@@ -179,23 +179,8 @@ static __attribute__((noinline)) int tls_server_write(const uint8_t *buf, size_t
 static __attribute__((noinline)) int tls_client_read(uint8_t *buf, size_t len) {
   TLS_SIDE_RETURN(io_result(client_ssl, wolfSSL_read(client_ssl, buf, (int)len)));
 }
-
-typedef struct side_memory {
-  uint32_t peak_stack, peak_heap;
-  int32_t in_use;
-} side_memory;
-
-static int measured_step(int (*step)(void), side_memory *m) {
-  if (m == NULL) return step();
-  const uint32_t mark = fathom_memory_mark();
-  const int r = step();
-  const fathom_memory_use use = fathom_memory_since(mark);
-  if (use.peak_stack_bytes > m->peak_stack) m->peak_stack = use.peak_stack_bytes;
-  const int32_t peak = m->in_use + (int32_t)use.heap_peak_bytes;
-  if (peak > (int32_t)m->peak_heap) m->peak_heap = (uint32_t)peak;
-  m->in_use += use.heap_change_bytes;
-  return r;
-}
+static const tls_connection_io connection_io = {tls_client_write, tls_server_read,
+                                                tls_server_write, tls_client_read};
 
 typedef struct handshake_result {
   int rc;
@@ -203,20 +188,20 @@ typedef struct handshake_result {
 } handshake_result;
 
 /* Opens both sides (the server on `server`) and steps them in turn until both are done. */
-static handshake_result tls_handshake(WOLFSSL_CTX *server, side_memory mem[2]) {
+static handshake_result tls_handshake(WOLFSSL_CTX *server, tls_side_memory mem[2]) {
   handshake_result res = {0, 0, 0};
   open_server_ctx = server;
-  res.client_rc = measured_step(tls_client_open, mem ? &mem[0] : NULL);
-  res.server_rc = measured_step(tls_server_open, mem ? &mem[1] : NULL);
+  res.client_rc = tls_measured_step(tls_client_open, mem ? &mem[0] : NULL);
+  res.server_rc = tls_measured_step(tls_server_open, mem ? &mem[1] : NULL);
   if (res.client_rc || res.server_rc) {
     res.rc = res.client_rc ? res.client_rc : res.server_rc;
     return res;
   }
   int client = 1, server_state = 1;
   for (int i = 0; i < TLS_MAX_STEPS; ++i) {
-    if (client == 1) client = measured_step(tls_client_step, mem ? &mem[0] : NULL);
+    if (client == 1) client = tls_measured_step(tls_client_step, mem ? &mem[0] : NULL);
     if (server_state == 1 && client <= 1)
-      server_state = measured_step(tls_server_step, mem ? &mem[1] : NULL);
+      server_state = tls_measured_step(tls_server_step, mem ? &mem[1] : NULL);
     if (client < 0 || server_state < 0) {
       /* Let the other side read the alert the failing side sent. */
       if (client < 0 && server_state == 1) server_state = tls_server_step();
@@ -251,37 +236,12 @@ static int alert_sent_by(int by_client, WOLFSSL *ssl) {
   return -1;
 }
 
-static const char *alert_name(int alert) {
-  switch (alert) {
-    case ALERT_HANDSHAKE_FAILURE: return "handshake_failure";
-    case ALERT_BAD_CERTIFICATE: return "bad_certificate";
-    case 43: return "unsupported_certificate";
-    case 46: return "certificate_unknown";
-    case ALERT_UNKNOWN_CA: return "unknown_ca";
-    case 50: return "decode_error";
-    case 51: return "decrypt_error";
-    case 47: return "illegal_parameter";
-    case 70: return "protocol_version";
-    case 80: return "internal_error";
-    case 109: return "missing_extension";
-    default: return "alert";
-  }
-}
-
 /* A failed handshake as a failed vector naming the alert a side raised, or wolfSSL's error
  * codes (wolfssl/wolfcrypt/error-crypt.h, wolfssl/error-ssl.h; 0: that side was fine). */
 static void report_failed_handshake(const char *what, const handshake_result *res) {
-  char name[96];
-  const int by_client = res->client_rc ? alert_sent_by(1, client_ssl) : -1;
-  const int by_server = res->server_rc ? alert_sent_by(0, server_ssl) : -1;
-  if (by_client >= 0)
-    snprintf(name, sizeof name, "%s-client-alert-%d-%s", what, by_client, alert_name(by_client));
-  else if (by_server >= 0)
-    snprintf(name, sizeof name, "%s-server-alert-%d-%s", what, by_server, alert_name(by_server));
-  else
-    snprintf(name, sizeof name, "%s-failed-client-%d-server-%d", what, res->client_rc,
-             res->server_rc);
-  fathom_kat_expect(name, 0);
+  tls_report_failed_handshake(what, res->client_rc ? alert_sent_by(1, client_ssl) : -1,
+                              res->server_rc ? alert_sent_by(0, server_ssl) : -1, res->client_rc,
+                              res->server_rc, 0);
 }
 
 static void expect_failure(const char *what, int as_expected, const handshake_result *res) {
@@ -364,60 +324,10 @@ static void key_schedule_kat(void) {
   fathom_kat_check("rfc8448-client-hs-iv", r ? iv : NULL, rfc8448_client_hs_iv, 12);
 }
 
-static uint8_t appdata_out[TLS_APPDATA_MAX], appdata_in[TLS_APPDATA_MAX];
-
-static void fill_appdata(void) {
-  for (size_t i = 0; i < sizeof appdata_out; ++i) appdata_out[i] = (uint8_t)(i * 7 + (i >> 8));
-}
-
-/* `len` bytes from the client, echoed by the server, compared. 1 if intact. */
-/* The error that stopped the last echo (0 if none or stuck), for the failed vector's name. */
-static int last_echo_error;
-static int fail_echo(int r) {
-  last_echo_error = r;
-  return 0;
-}
-
-static int echo(size_t len) {
-  last_echo_error = 0;
-  size_t sent = 0, at_server = 0, echoed = 0, back = 0, echo_len = 0;
-  for (int i = 0; i < 100000 && back < len; ++i) {
-    int r;
-    if (sent < len) {
-      if ((r = tls_client_write(appdata_out + sent, len - sent)) < 0) return fail_echo(r);
-      sent += (size_t)r;
-    }
-    if (at_server < len) {
-      if ((r = tls_server_read(appdata_in + at_server, len - at_server)) < 0) return fail_echo(r);
-      at_server += (size_t)r;
-    }
-    /* A write that had to wait is repeated with the same arguments, as the library asks. */
-    if (echoed < at_server) {
-      if (echo_len == 0) echo_len = at_server - echoed;
-      if ((r = tls_server_write(appdata_in + echoed, echo_len)) < 0) return fail_echo(r);
-      if (r > 0) {
-        echoed += (size_t)r;
-        echo_len = 0;
-      }
-    }
-    /* The client reads what the server's echo has begun to send: a library that writes a
-     * whole record before returning (wolfSSL) waits for the client to empty the queue. */
-    if (back < echoed + echo_len) {
-      uint8_t piece[512];
-      const size_t ahead = echoed + echo_len - back;
-      const size_t want = ahead < sizeof piece ? ahead : sizeof piece;
-      if ((r = tls_client_read(piece, want)) < 0) return fail_echo(r);
-      if (memcmp(piece, appdata_out + back, (size_t)r) != 0) return fail_echo(r);
-      back += (size_t)r;
-    }
-  }
-  return back == len;
-}
-
 static void handshake_kat(const tls_case *c, int expect_hrr, const char *name) {
   fathom_kat_expect("configure", tls_configure(c, server_ctx) == 0);
   tls_pipe_reset(&pipe, 0);
-  side_memory mem[2];
+  tls_side_memory mem[2];
   memset(mem, 0, sizeof mem);
   const handshake_result res = tls_handshake(server_ctx, mem);
   if (res.rc != 0) {
@@ -426,35 +336,12 @@ static void handshake_kat(const tls_case *c, int expect_hrr, const char *name) {
     return;
   }
   fathom_kat_expect("handshake-completes", 1);
-  tls_server_hello hello;
-  const tls_pipe_queue *s2c = &pipe.q[TLS_PIPE_SERVER_TO_CLIENT];
-  const int parsed =
-      tls_parse_server_hello(s2c->capture,
-                             s2c->total < TLS_PIPE_CAPTURE_BYTES ? s2c->total
-                                                                 : TLS_PIPE_CAPTURE_BYTES,
-                             &hello) == 0;
-  fathom_kat_expect("server-hello-parses", parsed);
-  fathom_kat_expect("server-hello-tls13", parsed && hello.version == 0x0304);
-  fathom_kat_expect("server-hello-suite", parsed && hello.cipher_suite == c->suite);
-  fathom_kat_expect("server-hello-group", parsed && hello.group == (uint16_t)c->group);
-  fathom_kat_expect(expect_hrr ? "hello-retry-request" : "no-hello-retry-request",
-                    parsed && hello.hello_retry == expect_hrr);
+  tls_check_server_hello(&pipe, c->suite, (uint16_t)c->group, expect_hrr);
   fathom_kat_expect("client-negotiated-suite",
                     wolfSSL_get_current_cipher_suite(client_ssl) == c->suite);
   fathom_kat_expect("server-negotiated-suite",
                     wolfSSL_get_current_cipher_suite(server_ssl) == c->suite);
-  fathom_report_bytes("client_to_server", pipe.q[TLS_PIPE_CLIENT_TO_SERVER].total);
-  fathom_report_bytes("server_to_client", s2c->total);
-  for (uint32_t f = 0; f < pipe.flights && f < TLS_PIPE_MAX_FLIGHTS; ++f) {
-    char what[32];
-    snprintf(what, sizeof what, "flight%u_%s", (unsigned)(f + 1),
-             pipe.flight_direction[f] == TLS_PIPE_CLIENT_TO_SERVER ? "client" : "server");
-    fathom_report_bytes(what, pipe.flight_bytes[f]);
-  }
-  fathom_report_bytes("client_peak_stack", mem[0].peak_stack);
-  fathom_report_bytes("client_peak_heap", mem[0].peak_heap);
-  fathom_report_bytes("server_peak_stack", mem[1].peak_stack);
-  fathom_report_bytes("server_peak_heap", mem[1].peak_heap);
+  tls_report_handshake(&pipe, mem);
   tls_close();
 
   /* Again with both sides' secrets exported and the bytes delivered 7 at a time, then
@@ -482,18 +369,7 @@ static void handshake_kat(const tls_case *c, int expect_hrr, const char *name) {
            memcmp(exported_secrets[0].secret[i], exported_secrets[1].secret[i],
                   (size_t)exported_secrets[0].len[i]) == 0;
   fathom_kat_expect("traffic-secrets-agree", same);
-  fill_appdata();
-  int echoed = ok;
-  static const size_t sizes[] = {1, 13, 1000, 4097, TLS_APPDATA_MAX};
-  for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; ++i) {
-    char vector[40];
-    snprintf(vector, sizeof vector, "appdata-echo-%u-odd-pieces", (unsigned)sizes[i]);
-    echoed = echoed && echo(sizes[i]);
-    if (!echoed && last_echo_error != 0)
-      snprintf(vector, sizeof vector, "appdata-echo-%u-error-%d", (unsigned)sizes[i],
-               last_echo_error);
-    fathom_kat_expect(vector, echoed);
-  }
+  tls_echo_kat(&connection_io, ok);
   tls_close();
 }
 
@@ -644,7 +520,7 @@ static int appdata_setup(const tls_case *c, size_t len) {
   if (r != 0) return r;
   appdata_disconnect();
   if (tls_configure(c, server_ctx) != 0) return 5;
-  fill_appdata();
+  tls_fill_appdata();
   tls_pipe_reset(&pipe, 0);
   const handshake_result res = tls_handshake(server_ctx, NULL);
   if (res.rc != 0) {
@@ -659,27 +535,17 @@ static int appdata_setup(const tls_case *c, size_t len) {
 /* `len` bytes from the client, received by the server. */
 static int appdata_run(const tls_case *c, size_t len) {
   if (connected_case != c) return -2; /* the connection is another operation's */
-  size_t sent = 0, received = 0;
-  for (int i = 0; i < 100000 && received < len; ++i) {
-    int r;
-    if (sent < len) {
-      if ((r = tls_client_write(appdata_out + sent, len - sent)) < 0) return r;
-      sent += (size_t)r;
-    }
-    if ((r = tls_server_read(appdata_in + received, len - received)) < 0) return r;
-    received += (size_t)r;
-  }
-  return received != len;
+  return tls_send_to_server(&connection_io, len);
 }
 
 static void appdata_kat(const tls_case *c, size_t len) {
-  memset(appdata_in, 0, len);
+  memset(tls_appdata_in, 0, len);
   fathom_kat_expect("appdata-suite", connected_case == c &&
                                          wolfSSL_get_current_cipher_suite(client_ssl) == c->suite &&
                                          wolfSSL_get_current_cipher_suite(server_ssl) == c->suite);
   const int r = appdata_run(c, len);
   fathom_kat_expect("appdata-arrives", r == 0);
-  fathom_kat_expect("appdata-intact", r == 0 && memcmp(appdata_in, appdata_out, len) == 0);
+  fathom_kat_expect("appdata-intact", r == 0 && memcmp(tls_appdata_in, tls_appdata_out, len) == 0);
 }
 
 static int appdata_aes128_16_setup(void) { return appdata_setup(&case_p256_aes128, 16); }
