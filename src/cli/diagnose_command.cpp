@@ -72,6 +72,19 @@ std::string n(int64_t value) {
                    : report::with_thousands(static_cast<uint64_t>(value));
 }
 
+// Why an operation has no timing, as the run table says it: its error, the reason it is not
+// timed (a library gate's self-test passes its KAT and has nothing to time), or its KAT.
+std::string no_timing_reason(const model::OperationResult& op) {
+  if (!op.error.empty()) return op.error;
+  if (!op.not_timed.empty()) return "not timed: " + op.not_timed;
+  switch (op.kat) {
+    case model::KatStatus::kFailed: return "its known-answer test failed";
+    case model::KatStatus::kNotRun: return "its known-answer test did not run";
+    case model::KatStatus::kPassed: break;
+  }
+  return "it has no timing";
+}
+
 int diagnose(const DiagnoseFlags& flags) {
   if (flags.configurations.size() != 2)
     throw util::FatalError("fathom diagnose needs exactly two --config (A, then B)", kExitUsage);
@@ -92,7 +105,7 @@ int diagnose(const DiagnoseFlags& flags) {
     for (const auto& op : image->operations)
       if (!op.has_timing())
         fmt::print("{}: {} not compared: {}\n", image->configuration, op.operation,
-                   op.error.empty() ? "its known-answer test did not pass" : op.error);
+                   no_timing_reason(op));
 
   compare::DiagnosisOptions options;
   options.threshold_percent = flags.threshold;

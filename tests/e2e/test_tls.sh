@@ -6,7 +6,8 @@
 # their alerts) before its timing counts; the run table's two-party section splits the median
 # by side as the JSON's primitive share does and lists bytes per direction and flight and each
 # side's memory; a HelloRetryRequest is its own, dearer operation; application data costs what
-# its size says; and a handshake that cannot complete names why and gets no timing.
+# its size says; the diagnosis between two configurations names the functions that explain the
+# change; and a handshake that cannot complete names why and gets no timing.
 source "$(dirname "$0")/lib.sh"
 need_toolchain
 "$FATHOM" sources | grep -qE '^mbedtls +3\.6\.6 +ok' ||
@@ -82,6 +83,21 @@ for im in d["images"]:
             f"{b['server_to_client']:,}; flights: client {b['flight1_client']:,}, server "
             f"{b['flight2_server']:,}, client {b['flight3_client']:,}") in text, text
 PY
+
+# The diagnosis carries over: between wolfSSL's SP math in C and its Cortex-M assembly, the
+# handshake is faster, the functions that explain it are the C field arithmetic the assembly
+# replaces, and application data (no ECC) is the unchanged control. The library gate's
+# self-test is not compared, for the reason the run table gives (not a failed KAT).
+expect_exit 0 "$FATHOM" diagnose tls --config tls-wolfssl --config tls-wolfssl-sp-asm \
+  --op tls13_handshake_p256_aes128 --op tls13_appdata_aes128_1k
+grep -Eq "^tls13_handshake_p256_aes128 +[0-9,]+ +[0-9,]+ +0\.[0-9]+x +FASTER$" "$WORK/out" ||
+  { cat "$WORK/out"; fail "diagnose does not find the handshake faster"; }
+grep -Eq "^tls13_appdata_aes128_1k +[0-9,]+ +[0-9,]+ +1\.00x +unchanged$" "$WORK/out" ||
+  { cat "$WORK/out"; fail "diagnose does not keep application data as the control"; }
+grep -A4 "^tls13_handshake_p256_aes128: -" "$WORK/out" | grep -q "sp_256_mont_reduce_9" ||
+  { cat "$WORK/out"; fail "diagnose does not name the C Montgomery reduction"; }
+grep -q "^tls-wolfssl: wolfcrypt_selftest not compared: not timed: library gate" "$WORK/out" ||
+  { cat "$WORK/out"; fail "diagnose misstates why the gate is not compared"; }
 
 # Records too small for the server's Certificate message: the KAT fails and names the failure,
 # and the operation has no timing.
