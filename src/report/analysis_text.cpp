@@ -10,11 +10,6 @@
 namespace fathom::report {
 namespace {
 
-std::string cycles_text(double value) {
-  return std::isfinite(value) && value >= 0 ? with_thousands(static_cast<uint64_t>(std::llround(value)))
-                                            : "-";
-}
-
 std::string time_text(double cycles, uint64_t clock_hz) {
   if (clock_hz == 0) return "";
   const double ms = cycles * 1e3 / static_cast<double>(clock_hz);
@@ -32,7 +27,7 @@ std::vector<std::string> fairness_lines(const model::RunResult& run) {
   for (const auto& c : run.fairness) {
     const auto [lo, hi] = std::minmax_element(c.median_cycles.begin(), c.median_cycles.end());
     lines.push_back(fmt::format("  {} in {}: {} .. {} cycles, spread {:.3f}% over {} images: {}",
-                                c.operation, c.group, cycles_text(*lo), cycles_text(*hi),
+                                c.operation, c.group, rounded_with_thousands(*lo), rounded_with_thousands(*hi),
                                 c.spread_percent, c.configurations.size(),
                                 c.passed ? "pass" : "FAIL"));
     if (!c.passed)
@@ -61,7 +56,7 @@ std::vector<std::string> workflow_lines(const model::RunResult& run) {
     }
     lines.push_back(fmt::format("  {} ({} on {}): {} cycles{}, wire {} bytes, stored {} bytes, "
                                 "peak stack {} bytes, heap peak {} bytes",
-                                w.variant, w.configuration, w.board, cycles_text(w.total_cycles),
+                                w.variant, w.configuration, w.board, rounded_with_thousands(w.total_cycles),
                                 time_text(w.total_cycles, w.clock_hz),
                                 with_thousands(w.wire_bytes), with_thousands(w.stored_bytes),
                                 with_thousands(w.peak_stack_bytes),
@@ -70,7 +65,7 @@ std::vector<std::string> workflow_lines(const model::RunResult& run) {
       std::string ops;
       for (const auto& op : s.operations) ops += (ops.empty() ? "" : " + ") + op;
       lines.push_back(fmt::format("    {:<20} {:>14} cycles{}  stack {:>6} B  heap {:>6} B  {}",
-                                  s.name, cycles_text(s.cycles), time_text(s.cycles, w.clock_hz),
+                                  s.name, rounded_with_thousands(s.cycles), time_text(s.cycles, w.clock_hz),
                                   with_thousands(s.peak_stack_bytes),
                                   with_thousands(s.heap_peak_bytes), ops));
     }
@@ -95,12 +90,12 @@ std::vector<std::string> workflow_lines(const model::RunResult& run) {
       lines.push_back(
           o.tie ? fmt::format("  {} on {}: {} and {} tie ({} vs {} cycles, within {}%)",
                               v.configuration, v.board, v.cheapest, o.variant,
-                              cycles_text(v.cheapest_cycles), cycles_text(o.cycles),
+                              rounded_with_thousands(v.cheapest_cycles), rounded_with_thousands(o.cycles),
                               model::kNoiseThresholdPercent)
                 : fmt::format("  {} on {}: {} is cheaper; {} costs {:.2f}x as much ({} vs {} "
                               "cycles, {:+.1f}%)",
                               v.configuration, v.board, v.cheapest, o.variant, o.ratio,
-                              cycles_text(o.cycles), cycles_text(v.cheapest_cycles),
+                              rounded_with_thousands(o.cycles), rounded_with_thousands(v.cheapest_cycles),
                               (o.ratio - 1.0) * 100.0));
   }
   return lines;

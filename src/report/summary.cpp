@@ -43,6 +43,12 @@ std::string with_thousands(uint64_t value) {
   return out;
 }
 
+std::string rounded_with_thousands(double value) {
+  return std::isfinite(value) && value >= 0
+             ? with_thousands(static_cast<uint64_t>(std::llround(value)))
+             : "-";
+}
+
 std::string plain_number(double value) {
   if (!std::isfinite(value)) return "";
   if (value == std::floor(value) && std::fabs(value) < 1e18)

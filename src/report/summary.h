@@ -73,6 +73,10 @@ std::string row_note(const SummaryRow& row);
 // "1,234,567".
 std::string with_thousands(uint64_t value);
 
+// A count held as a double (a median, a share of one), rounded, with thousands separators;
+// "-" when it is negative or not finite.
+std::string rounded_with_thousands(double value);
+
 // Shortest exact text of a statistic: "1234" for integral values, else e.g. "1234.5".
 std::string plain_number(double value);
 

@@ -13,10 +13,6 @@ namespace {
 constexpr const char* kClient = "client";
 constexpr const char* kServer = "server";
 
-std::string count(double value) {
-  return with_thousands(static_cast<uint64_t>(std::llround(std::max(0.0, value))));
-}
-
 std::string percent(double fraction) {
   const double p = fraction * 100.0;
   return p > 0 && p < 0.1 ? "<0.1%" : fmt::format("{:.1f}%", p);
@@ -67,12 +63,12 @@ std::vector<std::string> two_party_lines(const model::RunResult& run) {
       const uint64_t clock = image.provenance.clock_hz;
       lines.push_back(fmt::format(
           "  {} in {} on {}: {} cycles{}", op.operation, image.configuration, image.board,
-          count(median),
+          rounded_with_thousands(median),
           clock ? fmt::format(" ({:.3f} ms)", median * 1e3 / static_cast<double>(clock)) : ""));
       const double client = share.at(kClient), server = share.at(kServer);
       lines.push_back(fmt::format("    client {} cycles ({}), server {} ({})",
-                                  count(median * client), percent(client),
-                                  count(median * server), percent(server)));
+                                  rounded_with_thousands(median * client), percent(client),
+                                  rounded_with_thousands(median * server), percent(server)));
       std::vector<std::pair<std::string, double>> under;
       for (const auto& [group, fraction] : share)
         if (group != kClient && group != kServer && fraction >= 0.001)
