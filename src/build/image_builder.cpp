@@ -68,12 +68,24 @@ std::string user_config_header(const LibraryDescription& lib, const model::Confi
   return h;
 }
 
+// The generated header's name: "fathom_user_config.h" for the configuration's library; a
+// library of `with_libraries` that reads one too (a config macro) gets its own name, so that
+// two such libraries in one image (Mbed TLS and wolfSSL for TLS interop) never find each
+// other's header on the shared include path.
+std::string config_header_name(const LibraryDescription& lib, bool linked_in) {
+  if (!linked_in || lib.config_macro.empty()) return "fathom_user_config.h";
+  std::string name = lib.name;
+  for (char& ch : name)
+    if (ch == '-') ch = '_';
+  return fmt::format("fathom_user_config_{}.h", name);
+}
+
 // How a configuration's library options reach the compiler: through the generated user
-// configuration header when the library names a config macro, else as -U/-D flags.
+// configuration header (`header`) when the library names a config macro, else as -U/-D flags.
 std::vector<std::string> library_option_flags(const LibraryDescription& lib,
-                                              const model::Configuration& c) {
-  if (!lib.config_macro.empty())
-    return {fmt::format("-D{}=\"fathom_user_config.h\"", lib.config_macro)};
+                                              const model::Configuration& c,
+                                              const std::string& header) {
+  if (!lib.config_macro.empty()) return {fmt::format("-D{}=\"{}\"", lib.config_macro, header)};
   std::vector<std::string> flags;
   for (const auto& u : c.undefines) flags.push_back("-U" + u);
   for (const auto& d : c.defines) flags.push_back("-D" + d);
@@ -163,7 +175,8 @@ struct Archive {
   fs::path source_root;
   std::string source_identity;   // for the build key; empty = hash the tree
   fs::path dir;                  // build directory (build.ninja, include/, the .a)
-  fs::path gen_dir;              // generated headers (fathom_user_config.h)
+  fs::path gen_dir;              // generated headers (fathom_user_config*.h)
+  bool operations = true;        // its workloads join the image
   std::vector<std::string> cflags;        // every flag its objects are compiled with
   std::vector<std::string> option_flags;  // how its options reach the image's files too
   std::vector<std::string> includes;
@@ -175,7 +188,8 @@ struct Archive {
 // Writes the build directory of `lib`'s archive for the options of `options` (its defines and
 // undefines; the libc and flags are in `cflags`), keyed by everything that affects its objects.
 util::Result<Archive> prepare_archive(LibraryDescription lib, const model::Configuration& options,
-                                      const fs::path& source_root, std::string source_identity,
+                                      bool linked_in, const fs::path& source_root,
+                                      std::string source_identity,
                                       const std::vector<std::string>& cflags,
                                       const std::vector<Archive>& earlier,
                                       const ImageRequest& req, const Toolchain& tc,
@@ -187,8 +201,9 @@ util::Result<Archive> prepare_archive(LibraryDescription lib, const model::Confi
   a.source_root = source_root;
   a.source_identity = std::move(source_identity);
   const std::string config_header = user_config_header(lib, options);
+  const std::string header_name = config_header_name(lib, linked_in);
   a.cflags = cflags;
-  a.option_flags = library_option_flags(lib, options);
+  a.option_flags = library_option_flags(lib, options, header_name);
   a.option_flags.insert(a.option_flags.end(), lib.cflags.begin(), lib.cflags.end());
   a.cflags.insert(a.cflags.end(), a.option_flags.begin(), a.option_flags.end());
   // The libraries it is written over: their options and headers, exactly as the image sees them.
@@ -215,10 +230,10 @@ util::Result<Archive> prepare_archive(LibraryDescription lib, const model::Confi
   a.gen_dir = a.dir / "include";
   fs::create_directories(a.dir);
   DirectoryLock lock(a.dir);
-  if (!write_if_changed(a.gen_dir / "fathom_user_config.h", config_header))
+  if (!write_if_changed(a.gen_dir / header_name, config_header))
     return util::fail(fmt::format("cannot write into build directory {}", a.dir.string()));
-  // The generated header is named the same for every library: only a library that reads it
-  // (a config macro) gets it on the path, so it never shadows a used library's.
+  // Only a library that reads its header (a config macro) gets it on the path, and two such
+  // libraries' headers have different names (config_header_name).
   if (!lib.config_macro.empty()) a.includes.push_back("-I" + a.gen_dir.string());
   a.includes.push_back("-I" + lib.directory.string());
   for (const auto& inc : lib.glue_include_dirs)
@@ -276,34 +291,32 @@ util::Result<BuiltImage> build_image(const ImageRequest& req, const Toolchain& t
     compile_flags.push_back("-ffile-prefix-map=" + tree.string() + "/=");
 
   // --- the library archives: the configuration's library with its options, then every
-  // library of `with_libraries` with its defaults ---
+  // library of `with_libraries` with its defaults or its library_options ---
   std::vector<Archive> archives;
   {
     auto lib = req.descriptions.empty() ? load_library(req.firmware_dir, cfg.library)
                                         : util::Result<LibraryDescription>(*req.descriptions[0]);
     if (!lib) return tl::unexpected(lib.error());
-    auto a = prepare_archive(std::move(*lib), cfg, req.library_source,
+    auto a = prepare_archive(std::move(*lib), cfg, false, req.library_source,
                              req.library_source_identity, compile_flags, archives, req, tc,
                              roots);
     if (!a) return tl::unexpected(a.error());
     archives.push_back(std::move(*a));
   }
-  model::Configuration defaults;
-  defaults.libc = cfg.libc;
   for (size_t i = 0; i < req.with_libraries.size(); ++i) {
     const auto& extra = req.with_libraries[i];
     auto lib = i + 1 < req.descriptions.size()
                    ? util::Result<LibraryDescription>(*req.descriptions[i + 1])
                    : load_library(req.firmware_dir, extra.name);
     if (!lib) return tl::unexpected(lib.error());
-    if (!lib->config_macro.empty() && !archives.front().lib.config_macro.empty())
-      return util::fail(fmt::format(
-          "configuration '{}': library '{}' has a configuration header like '{}'; an image can "
-          "combine at most one such library (list the other as `library`)",
-          cfg.name, extra.name, cfg.library));
-    auto a = prepare_archive(std::move(*lib), defaults, extra.source_root, extra.source_identity,
-                             compile_flags, archives, req, tc, roots);
+    model::Configuration options;
+    options.libc = cfg.libc;
+    options.defines = extra.options.defines;
+    options.undefines = extra.options.undefines;
+    auto a = prepare_archive(std::move(*lib), options, true, extra.source_root,
+                             extra.source_identity, compile_flags, archives, req, tc, roots);
     if (!a) return tl::unexpected(a.error());
+    a->operations = extra.options.operations;
     archives.push_back(std::move(*a));
   }
   std::string lib_key, library_names, library_versions;
@@ -342,7 +355,15 @@ util::Result<BuiltImage> build_image(const ImageRequest& req, const Toolchain& t
   for (const auto& f : board.firmware_sources) sources.push_back({board.directory / f, ""});
   for (const auto& a : archives) {
     const std::string own = archives.size() > 1 ? join_args(a.includes) : "";
-    for (const auto& f : a.lib.glue_sources) sources.push_back({a.lib.directory / f, own});
+    // Glue two libraries share (the TLS transport of both TLS ports) is compiled once.
+    for (const auto& f : a.lib.glue_sources) {
+      const fs::path file = a.lib.directory / f;
+      if (std::none_of(sources.begin(), sources.end(), [&](const ImageSource& s) {
+            return s.file.lexically_normal() == file.lexically_normal();
+          }))
+        sources.push_back({file, own});
+    }
+    if (!a.operations) continue;
     std::error_code ec;
     std::vector<fs::path> workloads;
     for (const auto& e : fs::directory_iterator(fw / "workloads" / a.lib.workloads, ec))

@@ -31,13 +31,15 @@ struct ImageRequest {
   // The library's source identity for the build key (build/build_key.h): the lock's archive
   // SHA-256 for a pinned source; empty = hash the tree at `library_source` (an env override).
   std::string library_source_identity;
-  // Further libraries linked into the image with their default options (the configuration's
-  // `with_libraries`): their archives, glue and workloads join the image, so operations of
-  // several libraries can be composed in one image (device workflows).
+  // Further libraries linked into the image (the configuration's `with_libraries`), with their
+  // default options unless `options` sets some: their archives, glue and (unless
+  // options.operations is false) workloads join the image, so operations of several libraries
+  // can be composed in one image (device workflows, TLS interop).
   struct ExtraLibrary {
     std::string name;
     std::filesystem::path source_root;
     std::string source_identity;  // as library_source_identity
+    model::LibraryOptions options;
   };
   std::vector<ExtraLibrary> with_libraries;
   // Parallel jobs for each ninja run (`ninja -j`); 0 = ninja's default (CPUs + 2).

@@ -28,8 +28,15 @@ int list(const std::string& suite_name) {
   std::vector<std::string> libraries;
   for (const auto& c : suite->configurations) {
     fmt::print("  {:<28} {:<10} {}\n", c.name, c.library, c.description);
+    if (!c.operations.empty())
+      fmt::print("  {:<28} runs only: {}\n", "", fmt::join(c.operations, ", "));
+    // The libraries whose operations the image carries (not one linked only for its code).
     std::vector<std::string> linked = {c.library};
-    linked.insert(linked.end(), c.with_libraries.begin(), c.with_libraries.end());
+    for (const auto& lib : c.with_libraries) {
+      const auto options = c.library_options.find(lib);
+      if (options == c.library_options.end() || options->second.operations)
+        linked.push_back(lib);
+    }
     for (const auto& lib : linked)
       if (std::find(libraries.begin(), libraries.end(), lib) == libraries.end())
         libraries.push_back(lib);

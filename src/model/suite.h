@@ -2,6 +2,7 @@
 // What to measure: configurations × operations × boards, as read from a suite file.
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -9,14 +10,33 @@
 
 namespace fathom::model {
 
+// The options of a library linked in through `with_libraries` ([configuration.library_options.
+// NAME] in a suite file): its configuration macros, and whether its own operations (its
+// workloads folder, with any gate operations there) join the image. A library linked only for
+// another library's code (wolfSSL for the TLS interop workloads) leaves them out, so its
+// operations never share names with the configuration library's.
+struct LibraryOptions {
+  std::vector<std::string> defines;
+  std::vector<std::string> undefines;
+  bool operations = true;
+};
+
 // One firmware configuration: a library plus options, built into one image per board.
 struct Configuration {
   std::string name;                 // "mbedtls-no-nist-optim"
   std::string library;              // "mbedtls"
-  // Libraries linked into the same image with their default options, whose operations join
-  // the image's ("with_libraries = [\"pqclean\"]"): for workflows across libraries.
+  // Libraries linked into the same image (with their default options unless library_options
+  // says otherwise), whose operations join the image's ("with_libraries = [\"pqclean\"]"):
+  // for workflows across libraries.
   std::vector<std::string> with_libraries;
+  // Options of libraries in `with_libraries`, by name; a library not named here has its
+  // defaults and its operations.
+  std::map<std::string, LibraryOptions> library_options;
   std::string description;
+  // The operations its images run, replacing the suite's `operations` for this configuration
+  // (a `fathom run --op` list replaces both); empty = the suite's. For a suite whose
+  // configurations offer different operations (the TLS ports and the TLS interop image).
+  std::vector<std::string> operations;
   std::vector<std::string> defines;    // library config macros to define: "NAME" or "NAME=VALUE"
   std::vector<std::string> undefines;  // library config macros to #undef
   std::vector<std::string> cflags;     // extra compiler flags (defaults: -O2)

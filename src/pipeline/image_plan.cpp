@@ -26,6 +26,11 @@ model::Provenance base_provenance(const model::Configuration& cfg, const std::st
   prov.libc = cfg.libc;
   prov.config_defines = cfg.defines;
   prov.config_undefines = cfg.undefines;
+  // A linked-in library's options, named after it ("wolfssl:WOLFSSL_TLS13").
+  for (const auto& [library, options] : cfg.library_options) {
+    for (const auto& d : options.defines) prov.config_defines.push_back(library + ":" + d);
+    for (const auto& u : options.undefines) prov.config_undefines.push_back(library + ":" + u);
+  }
   prov.runs = inputs.runs;
   prov.warmup = inputs.warmup;
   return prov;
@@ -54,23 +59,27 @@ util::Result<ImagePlan> plan_image(const model::Configuration& cfg, const std::s
         prov.source_sha256[entry->name] = entry->sha256;
     plan.libraries.push_back(std::move(*lib));
   }
-  // Libraries linked in with their defaults: their gate operations, primitive groups and
-  // sources count for the image too.
+  // Libraries linked in: their gate operations (unless linked without their operations, which
+  // leaves out the workloads that define them), primitive groups and sources count for the
+  // image too.
   plan.gate = plan.libraries.front();
   prov.library_version = plan.gate.version;
   for (size_t i = 1; i < plan.libraries.size(); ++i) {
     const auto& extra = plan.libraries[i];
     prov.library += "+" + extra.name;
     prov.library_version += "+" + extra.version;
-    for (const auto& g : extra.gate_operations)
-      if (!contains(plan.gate.gate_operations, g)) plan.gate.gate_operations.push_back(g);
+    const auto options = cfg.library_options.find(extra.name);
+    if (options == cfg.library_options.end() || options->second.operations)
+      for (const auto& g : extra.gate_operations)
+        if (!contains(plan.gate.gate_operations, g)) plan.gate.gate_operations.push_back(g);
     for (const auto& [group, patterns] : extra.primitive_groups) {
       auto& into = plan.gate.primitive_groups[group];
       into.insert(into.end(), patterns.begin(), patterns.end());
     }
   }
   // The library's gate operations always run (pipeline/library_gate.h).
-  plan.operations = with_gate_operations(inputs.operations, plan.gate);
+  const bool own = !inputs.operations_from_command_line && !cfg.operations.empty();
+  plan.operations = with_gate_operations(own ? cfg.operations : inputs.operations, plan.gate);
   return plan;
 }
 

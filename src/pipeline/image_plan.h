@@ -38,6 +38,9 @@ struct PlanInputs {
   uint32_t runs = 0;
   uint32_t warmup = 0;
   std::vector<std::string> operations;    // empty = every operation of the image
+  // The command line named `operations`: they replace a configuration's own list
+  // (model::Configuration::operations), which otherwise replaces `operations`.
+  bool operations_from_command_line = false;
 };
 
 // The provenance known from the configuration and the run alone (what a failed plan's image

@@ -98,7 +98,10 @@ util::Result<build::BuiltImage> build_suite_image(const ImagePlan& plan,
   for (const auto& name : cfg.with_libraries) {
     auto extra = source_of(name);
     if (!extra) return tl::unexpected(extra.error());
-    req.with_libraries.push_back({name, extra->root, extra->identity});
+    const auto options = cfg.library_options.find(name);
+    req.with_libraries.push_back(
+        {name, extra->root, extra->identity,
+         options == cfg.library_options.end() ? model::LibraryOptions{} : options->second});
   }
   req.configuration = &cfg;
   req.board = &board;

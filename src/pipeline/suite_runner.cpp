@@ -140,6 +140,7 @@ util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOpt
   plan_inputs.runs = runs;
   plan_inputs.warmup = warmup;
   plan_inputs.operations = operations;
+  plan_inputs.operations_from_command_line = !options.operations.empty();
   const std::vector<MatrixEntry> matrix = suite_matrix(suite, options);
   const auto library_sources = fetch_library_sources(matrix, options, progress);
   std::vector<model::ImageResult> images(matrix.size());

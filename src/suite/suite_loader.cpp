@@ -113,6 +113,23 @@ std::optional<util::Error> unknown_element(const toml::node* array, std::string_
   return std::nullopt;
 }
 
+// `defines` and `undefines` of `r` (a configuration or one of its library_options): library
+// configuration macros, none both defined and undefined.
+util::Result<void> macro_options(TableReader& r, std::vector<std::string>& defines,
+                                 std::vector<std::string>& undefines) {
+  FATHOM_TRY(d, r.string_array("defines", check_define, true));
+  FATHOM_TRY(u, r.string_array("undefines", check_identifier, true));
+  if (*d) defines = std::move(**d);
+  if (*u) undefines = std::move(**u);
+  for (const auto& define : defines) {
+    const std::string macro = macro_name(define);
+    if (std::find(undefines.begin(), undefines.end(), macro) != undefines.end())
+      return tl::unexpected(r.error_at_key(
+          "undefines", fmt::format("{} both defines and undefines {}", r.context(), macro)));
+  }
+  return {};
+}
+
 util::Result<model::Configuration> parse_configuration(const toml::table& table,
                                                        std::string_view source, size_t index,
                                                        const KnownNames* known) {
@@ -160,22 +177,42 @@ util::Result<model::Configuration> parse_configuration(const toml::table& table,
     if (*value) field = std::move(**value);
     return {};
   };
+  if (auto ok = strings("operations", config.operations, check_name, true); !ok)
+    return tl::unexpected(ok.error());
   config.cflags = {"-O2"};
   if (auto ok = strings("cflags", config.cflags, check_cflag, false); !ok)
     return tl::unexpected(ok.error());
-  if (auto ok = strings("defines", config.defines, check_define, true); !ok)
-    return tl::unexpected(ok.error());
-  if (auto ok = strings("undefines", config.undefines, check_identifier, true); !ok)
+  if (auto ok = macro_options(r, config.defines, config.undefines); !ok)
     return tl::unexpected(ok.error());
   if (auto ok = strings("harness_defines", config.harness_defines, check_define, true); !ok)
     return tl::unexpected(ok.error());
 
-  for (const auto& define : config.defines) {
-    const std::string macro = macro_name(define);
-    if (std::find(config.undefines.begin(), config.undefines.end(), macro) !=
-        config.undefines.end())
-      return tl::unexpected(r.error_at_key(
-          "undefines", fmt::format("{} both defines and undefines {}", r.context(), macro)));
+  FATHOM_TRY(library_options, r.table("library_options"));
+  if (*library_options) {
+    for (auto&& [key, node] : **library_options) {
+      const std::string name(key.str());
+      const std::string context = fmt::format("library_options.{} of {}", name, r.context());
+      if (!is_known(config.with_libraries, name)) {
+        util::Error error;
+        error.message = fmt::format(
+            "{}: {}: '{}' is not in with_libraries; options apply to a library linked in "
+            "(the configuration's own library '{}' takes `defines` and `undefines` directly)",
+            location(source, node.source()), context, name, config.library);
+        error.is_usage = true;
+        return tl::unexpected(std::move(error));
+      }
+      if (!node.is_table())
+        return tl::unexpected(r.error_at(
+            &node, fmt::format("{} must be a table (defines, undefines, operations)", context)));
+      TableReader o(*node.as_table(), source, context);
+      model::LibraryOptions options;
+      if (auto ok = macro_options(o, options.defines, options.undefines); !ok)
+        return tl::unexpected(ok.error());
+      FATHOM_TRY(operations, o.boolean("operations"));
+      options.operations = operations->value_or(true);
+      if (auto ok = o.finish(); !ok) return tl::unexpected(ok.error());
+      config.library_options.emplace(name, std::move(options));
+    }
   }
 
   FATHOM_TRY(libc, r.string("libc"));

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "elf/debug_info.h"
+#include "../test_paths.h"
 
 namespace fathom::build {
 namespace {

@@ -9,6 +9,7 @@
 #include "elf/elf_image.h"
 #include "suite/board_loader.h"
 #include "util/source_dir.h"
+#include "../test_paths.h"
 
 namespace fathom::build {
 namespace {

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "util/subprocess.h"
+#include "../test_paths.h"
 
 namespace fathom::elf {
 namespace {

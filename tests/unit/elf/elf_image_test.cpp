@@ -13,6 +13,7 @@
 #include <random>
 #include <string>
 #include <vector>
+#include "../test_paths.h"
 
 namespace fathom::elf {
 namespace {

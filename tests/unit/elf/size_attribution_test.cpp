@@ -11,6 +11,7 @@
 #include <string>
 
 #include "elf/elf_image.h"
+#include "../test_paths.h"
 
 namespace fathom::elf {
 namespace {

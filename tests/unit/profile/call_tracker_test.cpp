@@ -12,6 +12,7 @@
 #include "sim/machine.h"
 #include "../sim/fixture_board.h"
 #include "one_at_a_time.h"
+#include "../test_paths.h"
 
 namespace fathom::profile {
 namespace {

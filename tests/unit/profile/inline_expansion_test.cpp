@@ -12,6 +12,7 @@
 #include "sim/machine.h"
 #include "suite/board_loader.h"
 #include "util/source_dir.h"
+#include "../test_paths.h"
 
 namespace fathom::profile {
 namespace {

@@ -15,6 +15,7 @@
 #include "sim/observer_fanout.h"
 #include "../sim/fixture_board.h"
 #include "one_at_a_time.h"
+#include "../test_paths.h"
 
 namespace fathom::profile {
 namespace {

@@ -13,6 +13,7 @@
 #include "model/board.h"
 #include "sim/machine.h"
 #include "fixture_board.h"
+#include "../test_paths.h"
 
 namespace fathom::sim {
 namespace {

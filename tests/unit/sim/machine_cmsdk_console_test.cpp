@@ -10,6 +10,7 @@
 #include "fixture_board.h"
 #include "model/board.h"
 #include "sim/machine.h"
+#include "../test_paths.h"
 
 namespace fathom::sim {
 namespace {

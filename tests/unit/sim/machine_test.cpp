@@ -16,6 +16,7 @@
 #include "sim/instruction_decoder.h"
 #include "sim/timing/core_timing_model.h"
 #include "fixture_board.h"
+#include "../test_paths.h"
 
 namespace fathom::sim {
 namespace {
