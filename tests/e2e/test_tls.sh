@@ -7,7 +7,8 @@
 # by side as the JSON's primitive share does and lists bytes per direction and flight and each
 # side's memory; a HelloRetryRequest is its own, dearer operation; application data costs what
 # its size says; the diagnosis between two configurations names the functions that explain the
-# change; and a handshake that cannot complete names why and gets no timing.
+# change; a handshake that cannot complete names why and gets no timing; and each library's
+# client completes a handshake with the other's server.
 source "$(dirname "$0")/lib.sh"
 need_toolchain
 "$FATHOM" sources | grep -qE '^mbedtls +3\.6\.6 +ok' ||
@@ -83,6 +84,40 @@ for im in d["images"]:
             f"{b['server_to_client']:,}; flights: client {b['flight1_client']:,}, server "
             f"{b['flight2_server']:,}, client {b['flight3_client']:,}") in text, text
 PY
+
+# Interop: an Mbed TLS client against a wolfSSL server and the reverse, in one image. The
+# handshake completes with the suite and group checked on the wire and by both libraries, the
+# traffic secrets each library derived on its own agree, data echoes intact; each side's cycles
+# belong to its library (Mbed TLS, whose P-256 verification is the dearer, is the larger side
+# in both directions).
+"$FATHOM" list tls | grep -q "runs only: tls13_interop_mbedtls_client_p256_aes128" ||
+  fail "fathom list does not show the interop configuration's own operations"
+expect_exit 0 "$FATHOM" run tls --config tls-interop --op tls13_interop_mbedtls_client_p256_aes128 \
+  --op tls13_interop_wolfssl_client_p256_aes128 --runs 1 --warmup 0 --no-history \
+  --out "$WORK/interop"
+check_json "$WORK/interop/results.json" '
+(im,) = d["images"]
+assert im["completed"], im["error"]
+assert im["provenance"]["library"] == "wolfssl+mbedtls+tls-mbedtls+tls-wolfssl+tls-interop", im["provenance"]
+assert "mbedtls:MBEDTLS_SSL_IN_CONTENT_LEN=4096" in im["provenance"]["config_defines"], im["provenance"]
+ops = {o["operation"]: o for o in im["operations"]}
+assert ops["wolfcrypt_selftest"]["kat"]["status"] == "passed"
+for name, mbedtls_side in [("tls13_interop_mbedtls_client_p256_aes128", "client"),
+                           ("tls13_interop_wolfssl_client_p256_aes128", "server")]:
+    o = ops[name]
+    assert o["kat"]["status"] == "passed", (name, o["kat"])
+    names = {v["name"] for v in o["kat"]["vectors"]}
+    for v in ["handshake-completes", "server-hello-tls13", "server-hello-suite",
+              "server-hello-group", "client-negotiated-suite", "server-negotiated-suite",
+              "traffic-secrets-agree", "handshake-in-7-byte-pieces",
+              "appdata-echo-16384-odd-pieces"]:
+        assert v in names, (name, v, sorted(names))
+    assert o["statistics"]["cycles"]["median"] > 0, o["statistics"]
+    share = o["primitive_share"]
+    wolf_side = "server" if mbedtls_side == "client" else "client"
+    assert 0.95 < share["client"] + share["server"] <= 1.0001, (name, share)
+    assert share[mbedtls_side] > share[wolf_side] > 0.05, (name, share)
+'
 
 # The diagnosis carries over: between wolfSSL's SP math in C and its Cortex-M assembly, the
 # handshake is faster, the functions that explain it are the C field arithmetic the assembly

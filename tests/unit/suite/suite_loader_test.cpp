@@ -234,6 +234,48 @@ TEST(SuiteLoader, ContradictionsAreErrors) {
             std::string::npos);
 }
 
+TEST(SuiteLoader, LibraryOptionsSetALinkedInLibrarysMacrosAndOperations) {
+  auto suite = parse_suite(kValid + R"(with_libraries = ["wolfssl", "tls-wolfssl"]
+operations = ["tls13_interop_x", "tls13_interop_y"]
+[configuration.library_options.wolfssl]
+defines = ["WOLFSSL_TLS13", "MAX=4"]
+undefines = ["NO_CERTS"]
+[configuration.library_options.tls-wolfssl]
+operations = false
+)",
+                           "s.toml");
+  ASSERT_TRUE(suite.has_value()) << suite.error().message;
+  const auto& c = suite->configurations.front();
+  EXPECT_EQ(c.operations, (std::vector<std::string>{"tls13_interop_x", "tls13_interop_y"}));
+  ASSERT_EQ(c.library_options.size(), 2u);
+  const auto& wolf = c.library_options.at("wolfssl");
+  EXPECT_EQ(wolf.defines, (std::vector<std::string>{"WOLFSSL_TLS13", "MAX=4"}));
+  EXPECT_EQ(wolf.undefines, std::vector<std::string>{"NO_CERTS"});
+  EXPECT_TRUE(wolf.operations);
+  EXPECT_FALSE(c.library_options.at("tls-wolfssl").operations);
+  EXPECT_TRUE(c.library_options.at("tls-wolfssl").defines.empty());
+}
+
+TEST(SuiteLoader, LibraryOptionsMustNameALinkedInLibraryAndKnownKeys) {
+  const std::string linked = kValid + "with_libraries = [\"wolfssl\"]\n";
+  EXPECT_EQ(error_of(linked + "[configuration.library_options.pqclean]\noperations = false\n"),
+            "s.toml:9:1: library_options.pqclean of [[configuration]] 'a': 'pqclean' is not in "
+            "with_libraries; options apply to a library linked in (the configuration's own "
+            "library 'mbedtls' takes `defines` and `undefines` directly)");
+  EXPECT_EQ(error_of(linked + "[configuration.library_options.wolfssl]\ndefine = [\"X\"]\n"),
+            "s.toml:10:1: unknown key 'define' in library_options.wolfssl of [[configuration]] "
+            "'a'");
+  EXPECT_NE(error_of(linked + "[configuration.library_options.wolfssl]\ndefines = [\"X=1\"]\n"
+                              "undefines = [\"X\"]\n")
+                .find("both defines and undefines X"),
+            std::string::npos);
+  EXPECT_NE(error_of(linked + "[configuration.library_options.wolfssl]\noperations = \"no\"\n")
+                .find("operations"),
+            std::string::npos);
+  EXPECT_NE(error_of(linked + "library_options.wolfssl = 3\n").find("must be a table"),
+            std::string::npos);
+}
+
 TEST(SuiteLoader, InstructionProofsAreFunctionColonMnemonic) {
   auto suite = parse_suite(kValid + "expect.instructions_present = [\"mbedtls_mpi_core_mla:umaal\"]\n"
                                     "expect.instructions_absent = [\"f:vmla.f32\"]\n",
