@@ -17,8 +17,9 @@
 #
 # The default suite's second image (mbedtls-no-nist-optim) is left out: it has the same ten
 # operations, harness and library code but for P-256's modular reduction, whose generic
-# version made its four ECC operations about 60 % of this test's time (351 s of a clean
-# clone's ctest, the longest test, 2026-12-03), to repeat the same isolation check.
+# version made its ECC operations most of this test's time, to repeat the same isolation
+# check: measured alone on the 2-core machine, 2026-12-03, 222 s with it and 94 s without
+# (in a clean clone's ctest, 351 s: the longest test).
 . "$(dirname "$0")/lib.sh"
 need_toolchain
 "$FATHOM" sources | grep -qE '^mbedtls +3\.6\.6 +ok' ||
