@@ -1,8 +1,8 @@
 #pragma once
 // Paths the unit tests read at run time (the tree's test data, the test firmware the build
 // makes), compiled into one file (test_paths.cpp) only: a path in every test's compile
-// command and in the precompiled header would make a clone at another path miss ccache for
-// every test file (tests/CMakeLists.txt).
+// command would make a clone at another path miss ccache for every test file
+// (tests/CMakeLists.txt).
 
 namespace fathom::test {
 
