@@ -32,11 +32,8 @@ int list(const std::string& suite_name) {
       fmt::print("  {:<28} runs only: {}\n", "", fmt::join(c.operations, ", "));
     // The libraries whose operations the image carries (not one linked only for its code).
     std::vector<std::string> linked = {c.library};
-    for (const auto& lib : c.with_libraries) {
-      const auto options = c.library_options.find(lib);
-      if (options == c.library_options.end() || options->second.operations)
-        linked.push_back(lib);
-    }
+    for (const auto& lib : c.with_libraries)
+      if (c.options_of(lib).operations) linked.push_back(lib);
     for (const auto& lib : linked)
       if (std::find(libraries.begin(), libraries.end(), lib) == libraries.end())
         libraries.push_back(lib);

@@ -32,6 +32,12 @@ struct Configuration {
   // Options of libraries in `with_libraries`, by name; a library not named here has its
   // defaults and its operations.
   std::map<std::string, LibraryOptions> library_options;
+  // The options the `with_libraries` entry `name` is linked with: its library_options, else
+  // the defaults (no macros, its operations in).
+  LibraryOptions options_of(const std::string& name) const {
+    const auto it = library_options.find(name);
+    return it == library_options.end() ? LibraryOptions{} : it->second;
+  }
   std::string description;
   // The operations its images run, replacing the suite's `operations` for this configuration
   // (a `fathom run --op` list replaces both); empty = the suite's. For a suite whose

@@ -68,8 +68,7 @@ util::Result<ImagePlan> plan_image(const model::Configuration& cfg, const std::s
     const auto& extra = plan.libraries[i];
     prov.library += "+" + extra.name;
     prov.library_version += "+" + extra.version;
-    const auto options = cfg.library_options.find(extra.name);
-    if (options == cfg.library_options.end() || options->second.operations)
+    if (cfg.options_of(extra.name).operations)
       for (const auto& g : extra.gate_operations)
         if (!contains(plan.gate.gate_operations, g)) plan.gate.gate_operations.push_back(g);
     for (const auto& [group, patterns] : extra.primitive_groups) {

@@ -98,10 +98,7 @@ util::Result<build::BuiltImage> build_suite_image(const ImagePlan& plan,
   for (const auto& name : cfg.with_libraries) {
     auto extra = source_of(name);
     if (!extra) return tl::unexpected(extra.error());
-    const auto options = cfg.library_options.find(name);
-    req.with_libraries.push_back(
-        {name, extra->root, extra->identity,
-         options == cfg.library_options.end() ? model::LibraryOptions{} : options->second});
+    req.with_libraries.push_back({name, extra->root, extra->identity, cfg.options_of(name)});
   }
   req.configuration = &cfg;
   req.board = &board;
