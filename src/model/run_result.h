@@ -178,6 +178,9 @@ struct CrossCheck {
   size_t operations_compared = 0;        // operations measured by both
   std::vector<std::string> differences;  // one line each; empty = they agree
   size_t cycle_operations_compared = 0;  // of those, whose cycles both measured (compared too)
+  // When the second target's figures came from the result cache: when they were measured
+  // (pipeline/result_cache.h); empty when measured in this run.
+  std::string reused_from;
 };
 
 // One configuration on one board: one firmware image.

@@ -344,6 +344,8 @@ ImageResult read_image(const Node& node) {
     if (auto cycles = check->later("cycle_operations_compared"))
       c.cycle_operations_compared = cycles->unsigned_integer();
     c.differences = check->at("differences").texts();
+    if (auto reused = check->later("reused_from"))
+      c.reused_from = reused->text();
     img.cross_check = std::move(c);
   }
   return img;
@@ -592,7 +594,10 @@ Json to_json(const ImageResult& img) {
                                   {"operations_compared", img.cross_check->operations_compared},
                                   {"cycle_operations_compared",
                                    img.cross_check->cycle_operations_compared},
-                                  {"differences", img.cross_check->differences}}
+                                  {"differences", img.cross_check->differences},
+                                  {"reused_from", img.cross_check->reused_from.empty()
+                                                      ? Json(nullptr)
+                                                      : Json(img.cross_check->reused_from)}}
                            : Json(nullptr);
   return out;
 }

@@ -231,43 +231,30 @@ util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOpt
         if (chosen.runs != runs) operation_runs[op] = chosen.runs;
 
       // The result cache (pipeline/result_cache.h): same image, board, parameters, target
-      // settings and fathom executable give the same results on a deterministic target.
-      std::string result_key;
-      if (cache && (*target)->deterministic() && !options.cross_check) {
+      // settings and fathom executable give the same results on a deterministic target. A
+      // cross-check keys each side as a plain run on that target would, so either side's
+      // stored measurement is reused (`--fresh` measures both again).
+      auto key_on = [&](const target::Target& on) -> std::string {
+        if (!cache || !on.deterministic()) return {};
         auto board_text = board_description(*board);
-        if (board_text) {
-          ResultKeyInputs key;
-          key.elf_sha256 = built->elf_sha256;
-          key.board_description = *board_text;
-          key.runs = runs;
-          key.operation_runs = operation_runs;
-          key.warmup = warmup;
-          key.operations = image_operations;
-          key.cycle_budget = suite.cycle_budget;
-          key.observers = observers_text(**target, lib->primitive_groups);
-          key.tool_sha256 = tool_sha256;
-          result_key = pipeline::result_key(key);
-        }
-        if (!result_key.empty() && !options.fresh) {
-          if (auto stored = cache->load(result_key)) {
-            // The measured figures are the stored ones; the provenance is this run's (it
-            // describes the same image) plus what only the measurement knows.
-            prov.timing_model = stored->provenance.timing_model;
-            prov.target_details = stored->provenance.target_details;
-            prov.reused_from = stored->provenance.reused_from;
-            prov.isolation = stored->provenance.isolation;
-            prov.run_order = stored->provenance.run_order;
-            image.completed = stored->completed;
-            image.total_cycles = stored->total_cycles;
-            image.total_instructions = stored->total_instructions;
-            image.operations = std::move(stored->operations);
-            image.console_log = std::move(stored->console_log);
-            return {};
-          }
-        }
-      }
+        if (!board_text) return {};
+        ResultKeyInputs key;
+        key.elf_sha256 = built->elf_sha256;
+        key.board_description = *board_text;
+        key.runs = runs;
+        key.operation_runs = operation_runs;
+        key.warmup = warmup;
+        key.operations = image_operations;
+        key.cycle_budget = suite.cycle_budget;
+        key.observers = observers_text(on, lib->primitive_groups);
+        key.tool_sha256 = tool_sha256;
+        return pipeline::result_key(key);
+      };
+      auto stored_on = [&](const std::string& key) -> std::optional<model::ImageResult> {
+        if (key.empty() || options.fresh) return std::nullopt;
+        return cache->load(key);
+      };
 
-      status(fmt::format("running on {}", (*target)->name()));
       target::ImageToRun to_run;
       to_run.elf_path = built->elf;
       to_run.elf = elf;
@@ -279,31 +266,65 @@ util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOpt
       params.warmup = warmup;
       params.operations = image_operations;
       params.cycle_budget = suite.cycle_budget;
-      params.memory_in_timed_run = (*target)->deterministic();
-      auto ran = (*target)->run(to_run, params);
-      if (!ran) return tl::unexpected(ran.error());
-      prov.timing_model = ran->timing_model;
-      prov.target_details = ran->origin;
-      prov.target_details.erase("target");
-      prov.isolation = ran->isolation;
-      prov.run_order = ran->run_order;
-      image.completed = ran->completed;
-      image.fault = ran->fault;
-      image.total_cycles = ran->total_cycles;
-      image.total_instructions = ran->total_instructions;
-      image.host_seconds = ran->host_seconds;
-      image.host_machines = ran->host_machines;
-      image.operations = std::move(ran->operations);
-      image.console_log = std::move(ran->console_log);
-      for (auto& op : image.operations) enforce_kat_gate(op);
-      enforce_library_gate(image.operations, *lib);
-      record_runs(image.operations, selected);
-      // A share is a share of measured cycles: none for an operation without timing.
-      for (auto& op : image.operations)
-        if (!op.has_timing()) {
-          op.primitive_share.clear();
-          op.primitive_calls.clear();
-        }
+      // One measurement of the image on `on` into `into` (its figures and what the
+      // measurement knows of its provenance), gated like every result; the target's protocol
+      // errors are returned.
+      auto measure_on = [&](target::Target& on,
+                            model::ImageResult& into) -> util::Result<std::vector<std::string>> {
+        target::RunParameters on_params = params;
+        on_params.memory_in_timed_run = on.deterministic();
+        auto ran = on.run(to_run, on_params);
+        if (!ran) return tl::unexpected(ran.error());
+        into.provenance.target = on.name();
+        into.provenance.timing_model = ran->timing_model;
+        into.provenance.target_details = ran->origin;
+        into.provenance.target_details.erase("target");
+        into.provenance.isolation = ran->isolation;
+        into.provenance.run_order = ran->run_order;
+        into.completed = ran->completed;
+        into.fault = ran->fault;
+        into.total_cycles = ran->total_cycles;
+        into.total_instructions = ran->total_instructions;
+        into.host_seconds = ran->host_seconds;
+        into.host_machines = ran->host_machines;
+        into.operations = std::move(ran->operations);
+        into.console_log = std::move(ran->console_log);
+        for (auto& op : into.operations) enforce_kat_gate(op);
+        enforce_library_gate(into.operations, *lib);
+        record_runs(into.operations, selected);
+        // A share is a share of measured cycles: none for an operation without timing.
+        for (auto& op : into.operations)
+          if (!op.has_timing()) {
+            op.primitive_share.clear();
+            op.primitive_calls.clear();
+          }
+        // The fault is reported from `fault`; protocol problems go into `error`.
+        if (!ran->errors.empty()) into.error = fmt::format("{}", fmt::join(ran->errors, "; "));
+        return std::move(ran->errors);
+      };
+
+      const std::string result_key = key_on(**target);
+      if (auto stored = stored_on(result_key)) {
+        // The measured figures are the stored ones; the provenance is this run's (it
+        // describes the same image) plus what only the measurement knows.
+        prov.timing_model = stored->provenance.timing_model;
+        prov.target_details = stored->provenance.target_details;
+        prov.reused_from = stored->provenance.reused_from;
+        prov.isolation = stored->provenance.isolation;
+        prov.run_order = stored->provenance.run_order;
+        image.completed = stored->completed;
+        image.total_cycles = stored->total_cycles;
+        image.total_instructions = stored->total_instructions;
+        image.operations = std::move(stored->operations);
+        image.console_log = std::move(stored->console_log);
+      } else {
+        status(fmt::format("running on {}", (*target)->name()));
+        auto measured = measure_on(**target, image);
+        if (!measured) return tl::unexpected(measured.error());
+        // Only a clean measurement is kept (ResultCache::store drops failed ones).
+        if (!result_key.empty()) cache->store(result_key, image, utc_timestamp_now());
+      }
+
       // The same image on a second target, compared run by run (pipeline/cross_check.h).
       if (options.cross_check && *options.cross_check != target::target_kind(*board, options.target)) {
         target::TargetSettings second = options.target;
@@ -312,22 +333,30 @@ util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOpt
         second.qemu_engine = second.kind == model::TargetKind::kQemu && options.target.qemu_engine;
         auto other = target::make_target(*board, second);
         if (!other) return tl::unexpected(other.error());
-        status(fmt::format("cross-checking on {}", (*other)->name()));
-        target::RunParameters again_params = params;
-        again_params.memory_in_timed_run = (*other)->deterministic();
-        auto again = (*other)->run(to_run, again_params);
-        if (!again) return tl::unexpected(again.error());
+        const std::string other_key = key_on(**other);
+        model::ImageResult again;
+        std::vector<std::string> again_errors;
+        if (auto stored = stored_on(other_key)) {
+          again = std::move(*stored);
+        } else {
+          status(fmt::format("cross-checking on {}", (*other)->name()));
+          again.configuration = image.configuration;
+          again.board = image.board;
+          again.provenance = image.provenance;
+          again.provenance.reused_from.clear();
+          auto measured = measure_on(**other, again);
+          if (!measured) return tl::unexpected(measured.error());
+          again_errors = std::move(*measured);
+          if (!other_key.empty()) cache->store(other_key, again, utc_timestamp_now());
+        }
         image.cross_check =
-            cross_check(image.operations, (*target)->name(), again->operations, (*other)->name());
-        if (!again->completed)
+            cross_check(image.operations, (*target)->name(), again.operations, (*other)->name());
+        image.cross_check->reused_from = again.provenance.reused_from;
+        if (!again.completed)
           image.cross_check->differences.push_back(fmt::format(
               "the image did not complete on {}{}", (*other)->name(),
-              again->errors.empty() ? "" : ": " + fmt::format("{}", fmt::join(again->errors, "; "))));
+              again_errors.empty() ? "" : ": " + fmt::format("{}", fmt::join(again_errors, "; "))));
       }
-      // The fault is reported from image.fault; protocol problems go into image.error.
-      if (!ran->errors.empty()) image.error = fmt::format("{}", fmt::join(ran->errors, "; "));
-      // Only a clean measurement is kept (ResultCache::store drops failed ones).
-      if (cache && !result_key.empty()) cache->store(result_key, image, utc_timestamp_now());
       return {};
     };
     if (auto r = run_image(); !r) {

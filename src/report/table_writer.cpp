@@ -64,6 +64,9 @@ void TableWriter::write(const model::RunResult& run, std::ostream& out) const {
                          : fmt::format("{} difference{}", c.differences.size(),
                                        c.differences.size() == 1 ? "" : "s")));
     for (const auto& d : c.differences) emit("  " + d);
+    if (!c.reused_from.empty())
+      emit(fmt::format("  {}'s figures: measured {}, reused (fathom run --fresh measures again)",
+                       c.target, readable_time(c.reused_from)));
   }
   // Right under the table: the figures of such a run are not what the part would do.
   if (const auto overruns = stack_overruns(run); !overruns.empty()) {

@@ -45,9 +45,20 @@ for im in ims:
 '
 done
 # The table says what was compared (the comparison itself, differences included, is unit-tested
-# in tests/unit/pipeline/cross_check_test.cpp).
+# in tests/unit/pipeline/cross_check_test.cpp). `--fresh` measures both sides in this run...
 expect_exit 0 "$FATHOM" run --board qemu-mps2-an386 --config mbedtls --op sha256_1k --runs 2 \
-  --warmup 0 --cross-check sim --no-history
+  --warmup 0 --cross-check sim --no-history --fresh
 grep -qF "cross-check of mbedtls on qemu-mps2-an386 (qemu) against sim: 1 operation compared, instruction counts, memory figures and KATs equal" "$WORK/out" ||
   fail "the table does not report the cross-check: $(cat "$WORK/out")"
+if grep -qF "reused" "$WORK/out"; then fail "--fresh reused a result: $(cat "$WORK/out")"; fi
+# ...and the same cross-check again compares the two stored measurements, saying so for each.
+expect_exit 0 "$FATHOM" run --board qemu-mps2-an386 --config mbedtls --op sha256_1k --runs 2 \
+  --warmup 0 --cross-check sim --no-history --format json --out "$WORK/again"
+check_json "$WORK/again/results.json" '
+im = d["images"][0]
+assert im["provenance"]["reused_from"], im["provenance"]
+c = im["cross_check"]
+assert c["target"] == "sim" and c["operations_compared"] == 1 and c["differences"] == [], c
+assert c["reused_from"], c
+'
 echo "PASS"

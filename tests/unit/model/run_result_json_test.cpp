@@ -319,6 +319,33 @@ TEST(RunResultJson, ShardRoundTripsAndIsNullForAWholeRun) {
   EXPECT_EQ(read_back(dump_json(doc)).shard->selection.target, "");
 }
 
+// A cross-check round-trips, with the second target's reuse time when its figures were
+// stored ones and null when they were measured in the run.
+TEST(RunResultJson, CrossCheckRoundTripsWithItsReuse) {
+  RunResult run = full_run();
+  CrossCheck c;
+  c.target = "sim";
+  c.operations_compared = 3;
+  c.cycle_operations_compared = 2;
+  c.differences = {"sha256_64: run 0: 10 instructions on qemu, 11 on sim (+1)"};
+  c.reused_from = "2026-12-04T02:45:10Z";
+  run.images[0].cross_check = c;
+  const std::string written = text_of(run);
+  const RunResult read = read_back(written);
+  EXPECT_EQ(text_of(read), written);
+  ASSERT_TRUE(read.images[0].cross_check.has_value());
+  EXPECT_EQ(read.images[0].cross_check->reused_from, "2026-12-04T02:45:10Z");
+  EXPECT_EQ(read.images[0].cross_check->differences, c.differences);
+  EXPECT_EQ(read.images[0].cross_check->cycle_operations_compared, 2u);
+
+  run.images[0].cross_check->reused_from.clear();
+  Json doc = to_json(run);
+  EXPECT_TRUE(doc["images"][0]["cross_check"]["reused_from"].is_null());
+  // Written before the key existed: read as measured in the run.
+  doc["images"][0]["cross_check"].erase("reused_from");
+  EXPECT_EQ(read_back(dump_json(doc)).images[0].cross_check->reused_from, "");
+}
+
 TEST(RunResultJson, ShardErrorsNameTheJsonPath) {
   const Bad cases[] = {
       {"index 0", [](Json& d) { d["shard"]["index"] = 0; }, "shard.index: expected 1 to count (3)"},
