@@ -15,4 +15,13 @@ done
 # It finds its suites and firmware through that file.
 expect_exit 0 env -u FATHOM_HOME "$FATHOM" list
 grep -q "mbedtls" "$WORK/out" || { cat "$WORK/out"; fail "fathom list found no configurations"; }
+# Its revision is that of the last commit to what it is built from (src/, CMakeLists.txt,
+# cmake/: cmake/write_version.cmake), not HEAD, so a commit of docs or tests builds the same
+# executable; and it is rewritten at every build, so it is never a stale configure's.
+if git -C "$SRC" rev-parse HEAD >/dev/null 2>&1; then
+  want=$(git -C "$SRC" log -1 --format=%h --abbrev=12 -- src CMakeLists.txt cmake)
+  expect_exit 0 "$FATHOM" --version
+  grep -qF "($want)" "$WORK/out" ||
+    fail "fathom --version says '$(cat "$WORK/out")', expected the revision $want of src/, CMakeLists.txt and cmake/"
+fi
 exit 0
