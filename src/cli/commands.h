@@ -28,5 +28,6 @@ void register_diagnose_command(CLI::App& app, CommandState& state);
 int diagnose_configurations(const std::string& suite, const std::vector<std::string>& configurations,
                             const std::vector<std::string>& operations, double threshold_percent);
 void register_compare_command(CLI::App& app, CommandState& state);
+void register_report_command(CLI::App& app, CommandState& state);
 
 }  // namespace fathom::cli
