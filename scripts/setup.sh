@@ -12,7 +12,7 @@ PACKAGES="
   gcc-arm-none-eabi libnewlib-arm-none-eabi picolibc-arm-none-eabi
   libunicorn-dev libcapstone-dev libcli11-dev nlohmann-json3-dev libfmt-dev
   libtomlplusplus-dev libexpected-dev libgtest-dev libelf-dev libdw-dev libsqlite3-dev
-  libssl-dev libbenchmark-tools python3-scipy
+  libssl-dev libbenchmark-tools python3-scipy python3-jsonschema
   qemu-system-arm
   dpkg-dev xz-utils bzip2 ca-certificates git python3
 "

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/error_output.h"
 #include "util/error.h"
 #include "util/progress.h"
 #include "util/name_suggestion.h"
@@ -81,13 +82,16 @@ int run(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    fmt::print(stderr, "fathom: {}\n", no_subcommand_message(app).value_or(e.what()));
+    report_error(no_subcommand_message(app).value_or(e.what()), ErrorKind::kUsage, kExitUsage,
+                 state.json_errors.json_command());
     return kExitUsage;
   } catch (const util::FatalError& e) {
-    fmt::print(stderr, "fathom: {}\n", e.what());
+    report_error(e.what(), error_kind_of_exit(e.exit_code()), e.exit_code(),
+                 state.json_errors.json_command());
     return e.exit_code();
   } catch (const std::exception& e) {
-    fmt::print(stderr, "fathom: internal error: {}\n", e.what());
+    report_error(fmt::format("internal error: {}", e.what()), ErrorKind::kInternal, kExitFailure,
+                 state.json_errors.json_command());
     return kExitFailure;
   }
   return state.exit_code;

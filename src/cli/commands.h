@@ -6,10 +6,15 @@
 #include <string>
 #include <vector>
 
+#include "cli/error_output.h"
+
 namespace fathom::cli {
 
 struct CommandState {
   int exit_code = 0;
+  // The commands whose --format json is a document on stdout register that option here: their
+  // errors are then a JSON document on stdout too (cli/error_output.h).
+  JsonErrorFormats json_errors;
 };
 
 void register_run_command(CLI::App& app, CommandState& state);

@@ -361,12 +361,8 @@ int compare_command(const CompareFlags& flags) {
         kExitUsage);
   const std::vector<compare::Regression> found = compare::regressions(comparison);
 
-  if (flags.format == "json")
-    std::cout << json(a, b, comparison, found) << '\n';
-  else if (flags.format == "markdown")
-    std::cout << markdown(a, b, comparison, found);
-  else
-    print_table(a, b, comparison, found.size(), flags.wide);
+  // The file first: an error after stdout's report would follow a whole document there (with
+  // --format json, stdout holds the report or the error, cli/error_output.h).
   if (!flags.markdown_out.empty()) {
     std::ofstream file(flags.markdown_out, std::ios::binary | std::ios::trunc);
     file << markdown(a, b, comparison, found);
@@ -374,6 +370,12 @@ int compare_command(const CompareFlags& flags) {
       throw util::FatalError("cannot write --markdown-out file " + flags.markdown_out +
                              "; check that its directory exists and is writable");
   }
+  if (flags.format == "json")
+    std::cout << json(a, b, comparison, found) << '\n';
+  else if (flags.format == "markdown")
+    std::cout << markdown(a, b, comparison, found);
+  else
+    print_table(a, b, comparison, found.size(), flags.wide);
   // A gate judges B: an operation B has but could not time (its KAT failed there) is not a pass.
   if (!comparison.options.fail_above.empty()) {
     const std::vector<compare::Unjudged> untimed = compare::untimed_in_b(comparison);
@@ -423,8 +425,9 @@ void register_compare_command(CLI::App& app, CommandState& state) {
   cmd->add_flag("--wide", flags->wide,
                 "Table: both sides' stack and heap bytes too (default: their verdicts), whole "
                 "names");
-  cmd->add_option("--format", flags->format, "Output format: table, markdown, json")
-      ->check(CLI::IsMember({"table", "markdown", "json"}));
+  auto* format = cmd->add_option("--format", flags->format, "Output format: table, markdown, json")
+                     ->check(CLI::IsMember({"table", "markdown", "json"}));
+  state.json_errors.add(*cmd, *format);
   cmd->add_option("--markdown-out", flags->markdown_out, "Also write the Markdown report here");
   cmd->add_option("--db", flags->db, "History database (default: see docs/CLI.md)");
   cmd->callback([flags, &state] {

@@ -107,8 +107,9 @@ void register_history_command(CLI::App& app, CommandState& state) {
                   "cycles (median), instructions (median), stack or heap (peak bytes)")
       ->check(CLI::IsMember({"cycles", "instructions", "stack", "heap"}));
   cmd->add_option("--db", flags->db, "History database (default: see docs/CLI.md)");
-  cmd->add_option("--format", flags->format, "Output format: table, json, csv")
-      ->check(CLI::IsMember({"table", "json", "csv"}));
+  auto* format = cmd->add_option("--format", flags->format, "Output format: table, json, csv")
+                     ->check(CLI::IsMember({"table", "json", "csv"}));
+  state.json_errors.add(*cmd, *format);
   cmd->callback([flags, &state] { state.exit_code = history(*flags); });
 }
 

@@ -78,9 +78,12 @@ void register_merge_command(CLI::App& app, CommandState& state) {
                   "The suite the shards ran (default: as they name it); its file must be the "
                   "one they ran");
   add_wide_flag(*cmd, flags->output.wide);
-  cmd->add_option("--format", flags->output.format,
-                  "Output format: table, json, csv, markdown, gbench, pqm4-md")
-      ->check(CLI::IsMember(report::writer_formats()));
+  auto* format =
+      cmd->add_option("--format", flags->output.format,
+                      "Output format: table, json, csv, markdown, gbench, github-benchmark, "
+                      "pqm4-md")
+          ->check(CLI::IsMember(report::writer_formats()));
+  state.json_errors.add(*cmd, *format);
   cmd->add_option("--out", flags->output.out_dir,
                   "Also write results.json (and results.<format>) into this directory (created "
                   "if missing; not a file)");

@@ -15,8 +15,9 @@ constexpr std::string_view kMeaning =
     "and results.<format>; profile: one file per --format)";
 
 // Extensions of the files fathom writes: a missing --out that ends in one meant a file.
-constexpr std::array<std::string_view, 9> kFileExtensions = {
-    ".json", ".csv", ".md", ".txt", ".folded", ".callgrind", ".html", ".pqm4-md", ".gbench"};
+constexpr std::array<std::string_view, 10> kFileExtensions = {
+    ".json",      ".csv",  ".md",      ".txt",    ".folded",
+    ".callgrind", ".html", ".pqm4-md", ".gbench", ".github-benchmark"};
 
 }  // namespace
 

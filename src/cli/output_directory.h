@@ -13,8 +13,8 @@ namespace fathom::cli {
 // Checks `out` before anything runs, without creating it. A usage error (util::Error::is_usage)
 // naming `out` when it exists but is not a directory, or when it does not exist and its name
 // ends in an extension of a file fathom writes (.json, .csv, .md, .txt, .folded, .callgrind,
-// .html, .pqm4-md, .gbench): `--out results.json` meant a file, and would otherwise become a
-// directory called results.json.
+// .html, .pqm4-md, .gbench, .github-benchmark): `--out results.json` meant a file, and would
+// otherwise become a directory called results.json.
 util::Result<void> check_output_directory(const std::string& out);
 
 // check_output_directory, then creates `out` (and its parents). An error naming `out` when it

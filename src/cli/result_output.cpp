@@ -12,6 +12,7 @@
 #include "cli/history_database.h"
 #include "cli/output_directory.h"
 #include "history/run_store.h"
+#include "report/github_benchmark_writer.h"
 #include "report/writer.h"
 #include "util/error.h"
 #include "util/progress.h"
@@ -74,6 +75,10 @@ int finish_run(const model::RunResult& result, const ResultOutput& output) {
   }
   (*writer)->write(result, std::cout);
   std::cout.flush();
+  // The format holds measured cycles only: say what it left out (report/github_benchmark_writer.h).
+  if (output.format == "github-benchmark" && util::notes_enabled())
+    for (const auto& line : report::github_benchmark_left_out(result))
+      fmt::print(stderr, "fathom: not in the github-benchmark output (no cycles): {}\n", line);
   if (!output.no_history) store_history(output, result);
   // The harness's and the simulator's memory figures disagree: one is wrong (docs/PROFILER.md).
   for (const auto& img : result.images)

@@ -173,10 +173,13 @@ void register_run_command(CLI::App& app, CommandState& state) {
   cmd->add_option("--port", flags->port,
                   "Serial target: the board's UART device (overrides board.toml [serial] port)");
   add_wide_flag(*cmd, flags->wide);
-  cmd->add_option("--format", flags->format,
-                  "Output format: table, json, csv, markdown, gbench, pqm4-md (benchmark "
-                  "tables in pqm4's layout)")
-      ->check(CLI::IsMember(report::writer_formats()));
+  auto* format =
+      cmd->add_option("--format", flags->format,
+                      "Output format: table, json, csv, markdown, gbench, github-benchmark "
+                      "(github-action-benchmark's customSmallerIsBetter), pqm4-md (benchmark "
+                      "tables in pqm4's layout)")
+          ->check(CLI::IsMember(report::writer_formats()));
+  state.json_errors.add(*cmd, *format);
   cmd->add_option("--db", flags->db,
                   "Store the run in this history database (default: see docs/CLI.md)");
   cmd->add_flag("--no-history", flags->no_history, "Do not store the run in the history");

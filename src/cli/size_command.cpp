@@ -189,8 +189,9 @@ void register_size_command(CLI::App& app, CommandState& state) {
   cmd->add_option("--board", flags->boards,
                   "Build for these boards instead of the suite's (repeatable; see fathom list)")
       ->expected(1, -1);
-  cmd->add_option("--format", flags->format, "Output format: table, json")
-      ->check(CLI::IsMember({"table", "json"}));
+  auto* format = cmd->add_option("--format", flags->format, "Output format: table, json")
+                     ->check(CLI::IsMember({"table", "json"}));
+  state.json_errors.add(*cmd, *format);
   cmd->add_option("-j,--jobs", flags->jobs,
                   "Images built at once (default: the number of online CPUs; 1 = one after "
                   "another)")

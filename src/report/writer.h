@@ -35,7 +35,8 @@ struct TableOptions {
 // Names accepted by make_writer, in the order shown in help texts.
 const std::vector<std::string>& writer_formats();
 
-// The writer for `format` ("table", "json", "csv", "markdown", "gbench", "pqm4-md"); an error
+// The writer for `format` ("table", "json", "csv", "markdown", "gbench", "github-benchmark",
+// "pqm4-md"); an error
 // listing the valid names for anything else. `table` applies to the "table" format.
 util::Result<std::unique_ptr<Writer>> make_writer(std::string_view format,
                                                   TableOptions table = {});
