@@ -14,6 +14,7 @@ PACKAGES="
   libtomlplusplus-dev libexpected-dev libgtest-dev libelf-dev libdw-dev libsqlite3-dev
   libssl-dev libbenchmark-tools python3-scipy python3-jsonschema
   qemu-system-arm
+  chromium-headless-shell
   dpkg-dev xz-utils bzip2 ca-certificates git python3
 "
 case "${1:-}" in

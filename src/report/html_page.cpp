@@ -127,7 +127,9 @@ std::string_view html_page_script() {
       if (bars.length === 0) continue;
       const div = s.append("div").attr("class", "chart bar-chart").attr("data-operation", name);
       div.append("h3").text(name);
-      const width = 760, bar = 22, left = 260, right = 110;
+      const bar = 22, right = 110;
+      const left = Math.min(480, 12 + 7 * d3.max(bars, (b) => b.image.length));
+      const width = left + 500 + right;
       const height = bars.length * (bar + 6) + 30;
       const lo = d3.min(bars, (b) => b.cycles), hi = d3.max(bars, (b) => b.cycles);
       const log = lo > 0 && hi / lo > 20;
@@ -170,6 +172,7 @@ std::string_view html_page_script() {
       tr.selectAll("td").data(ratios.filter((r) => r.image === image_name(im))).join("td")
         .attr("data-ratio", (r) => (r.ratio == null ? null : r.ratio))
         .style("background", (r) => (r.ratio == null ? null : colour(Math.log(r.ratio))))
+        .style("color", (r) => (r.ratio != null && Math.abs(Math.log(r.ratio)) > 0.6 * extent ? "white" : null))
         .text((r) => (r.ratio == null ? "—" : `${r.ratio.toFixed(2)}×`));
     }
   }
@@ -195,6 +198,18 @@ std::string_view html_page_script() {
                        { title: "B cycles", numeric: true }, { title: "B / A", numeric: true }, { title: "change" }], rows, "comparison");
   }
 
+  // d3-flame-graph animates its first drawing (rect widths and labels arrive by d3
+  // transitions, which a browser without animation frames, or a printed page, never finishes):
+  // the first drawing is put in its final state at once; zooming still animates.
+  function settle(host) {
+    host.selectAll("g.frame").each(function (d) {
+      const g = d3.select(this);
+      g.select("rect").interrupt().attr("width", g.attr("width"));
+      const label = g.select("div.d3-flame-graph-label");
+      label.interrupt().text(d.data.name);
+    });
+  }
+
   // ---- flame graphs ----
   if (data.flames.length) {
     const s = section("flames", "Where the cycles go", "Call trees of one execution of each operation on the simulator (fathom profile): width is inclusive cycles. Click a frame to zoom, click the root to zoom out. A differential graph has the change's shape, red where it spends more cycles than the baseline, blue where fewer.");
@@ -210,6 +225,7 @@ std::string_view html_page_script() {
         .label((d) => `${d.data.name}: ${group(d.value)} cycles${d.delta !== undefined ? `, ${d.delta >= 0 ? "+" : ""}${group(d.delta)}` : ""}`);
       if (f.kind === "differential") chart.computeDelta(true).setColorMapper(flamegraph.colorMapper.differentialColorMapper);
       host.datum(f.tree).call(chart);
+      settle(host);
       // Paths only the baseline has are in the tree with no width: listed here instead.
       const removed = [];
       (function walk(node, path) {
@@ -238,8 +254,10 @@ std::string_view html_page_script() {
     const steps = [];
     for (const w of flows) for (const st of w.steps) if (!steps.includes(st.name)) steps.push(st.name);
     const colour = d3.scaleOrdinal(d3.schemeTableau10).domain(steps);
-    const width = 900, left = 300, bar = 22;
-    const x = d3.scaleLinear().domain([0, d3.max(flows, (w) => w.total_cycles) || 1]).range([0, width - left - 160]).nice();
+    const bar = 22;
+    const left = Math.min(560, 12 + 7 * (d3.max(flows, (w) => `${w.workflow} ${w.variant} (${w.configuration} @ ${w.board})`.length) || 0));
+    const width = left + 600 + 220;
+    const x = d3.scaleLinear().domain([0, d3.max(flows, (w) => w.total_cycles) || 1]).range([0, 600]).nice();
     const svg = s.append("svg").attr("class", "chart workflow-chart").attr("width", width).attr("height", flows.length * (bar + 6) + 60);
     const g = svg.append("g").attr("transform", `translate(${left},4)`);
     flows.forEach((w, i) => {

@@ -13,7 +13,7 @@ trap 'rm -rf "$work"' EXIT
 FATHOM_CACHE_DIR=$work/cache
 export FATHOM_CACHE_DIR
 # Every source's override variable, from the lock itself (a source added later is covered too).
-override_vars=$(sed -n 's/^env *= *"\([A-Z_]*\)".*/\1/p' "$source_dir/sources.lock")
+override_vars=$(sed -n 's/^env *= *"\([A-Z0-9_]*\)".*/\1/p' "$source_dir/sources.lock")
 [ -n "$override_vars" ] || { echo "FAIL: no env = \"...\" in $source_dir/sources.lock"; exit 1; }
 for v in $override_vars; do unset "$v"; done
 
