@@ -8,6 +8,7 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <sstream>
 
 #include "cli/cli.h"
 #include "cli/commands.h"
@@ -16,6 +17,7 @@
 #include "cli/profile_input.h"
 #include "cli/profile_session.h"
 #include "cli/suite_session.h"
+#include "elf/build_attributes.h"
 #include "elf/debug_info.h"
 #include "elf/elf_image.h"
 #include "profile/call_tracker.h"
@@ -27,10 +29,12 @@
 #include "profile/tracker_options.h"
 #include "report/summary.h"
 #include "report/text_table.h"
+#include "target/sim/elf_board.h"
 #include "target/sim/sim_target.h"
 #include "target/target_factory.h"
 #include "suite/board_loader.h"
 #include "util/error.h"
+#include "util/name_suggestion.h"
 #include "util/progress.h"
 #include "util/terminal.h"
 
@@ -48,7 +52,7 @@ struct ProfileFlags {
   int64_t runs = 1;
   bool whole_run = false;
   size_t top = 15;
-  std::string function;
+  std::vector<std::string> functions;  // --function, repeatable
   bool no_inline = false;
   uint64_t cycle_budget = 10'000'000'000ull;
   std::string qemu_engine;  // --qemu-engine model: profile on QEMU 10 with fathom's engine
@@ -183,25 +187,124 @@ int profile_suite(const ProfileFlags& flags) {
   return kExitOk;
 }
 
+// Names of `image`'s functions close to `name`: the typo-distance ones (util::nearest_names),
+// then those that start with or contain it, nearest first, at most five.
+std::vector<std::string> similar_functions(const elf::ElfImage& image, const std::string& name) {
+  std::vector<std::string> functions;
+  for (const auto& s : image.symbols())
+    if (s.is_function && std::find(functions.begin(), functions.end(), s.name) == functions.end())
+      functions.push_back(s.name);
+  std::vector<std::string> out = util::nearest_names(name, functions);
+  std::vector<std::string> containing;
+  for (const auto& f : functions)
+    if (f.find(name) != std::string::npos && std::find(out.begin(), out.end(), f) == out.end())
+      containing.push_back(f);
+  std::stable_sort(containing.begin(), containing.end(), [&](const auto& x, const auto& y) {
+    return util::edit_distance(name, x) < util::edit_distance(name, y);
+  });
+  out.insert(out.end(), containing.begin(), containing.end());
+  if (out.size() > 5) out.resize(5);
+  return out;
+}
+
+// The board an ELF runs on: --board NAME (built-in), --board FILE (a board description, e.g.
+// the user's own part), or, without --board, the built-in sim board of the ELF's core (its
+// build attributes) with the ELF's own memory map (target/sim/elf_board.h).
+struct ElfRunBoard {
+  model::Board board;
+  std::vector<uint8_t> vector_table;
+  std::string layout;  // how the memory map was chosen, for the output; "" for --board
+};
+
+ElfRunBoard elf_run_board(const ProfileFlags& flags, const elf::ElfImage& image) {
+  const auto boards_dir = repository_root() / "firmware" / "boards";
+  if (!flags.board.empty()) {
+    const std::filesystem::path path(flags.board);
+    std::error_code ec;
+    if (path.extension() == ".toml" || std::filesystem::is_regular_file(path, ec)) {
+      std::ifstream in(path, std::ios::binary);
+      if (!in)
+        throw util::FatalError(fmt::format("--board {}: no such board file", flags.board),
+                               kExitUsage);
+      std::ostringstream text;
+      text << in.rdbuf();
+      auto board = suite::parse_board(text.str(), path.string());
+      if (!board) throw util::FatalError(board.error().message, kExitUsage);
+      board->directory = path.parent_path();
+      return {std::move(*board), {}, ""};
+    }
+    auto board = suite::load_board(boards_dir, flags.board);
+    if (!board) throw util::FatalError(board.error().message, kExitUsage);
+    return {std::move(*board), {}, ""};
+  }
+  if (image.arm_attributes().empty())
+    throw util::FatalError(
+        fmt::format("'{}' has no ARM build attributes (.ARM.attributes) to tell its core; give "
+                    "--board (a built-in board or a board description file)",
+                    flags.target),
+        kExitUsage);
+  auto attributes = elf::parse_arm_build_attributes(image.arm_attributes());
+  if (!attributes)
+    throw util::FatalError(fmt::format("'{}': {}", flags.target, attributes.error().message),
+                           kExitUsage);
+  auto core = elf::cortex_m_core(*attributes);
+  if (!core) throw util::FatalError(fmt::format("'{}': {}", flags.target, core.error().message), kExitUsage);
+  // The built-in simulated board of that core gives the timing.
+  const std::string timing_name = *core == "cortex-m0plus" ? "sim-m0plus"
+                                  : *core == "cortex-m3"   ? "sim-m3"
+                                  : *core == "cortex-m4"   ? "sim-m4"
+                                                           : "sim-m33";
+  auto timing = suite::load_board(boards_dir, timing_name);
+  if (!timing) throw util::FatalError(timing.error().message);
+  auto derived = target::board_from_elf(image, *timing);
+  if (!derived)
+    throw util::FatalError(fmt::format("'{}': {}", flags.target, derived.error().message),
+                           derived.error().is_usage ? kExitUsage : kExitFailure);
+  return {std::move(derived->board), std::move(derived->vector_table),
+          fmt::format("{} (Tag_CPU_arch of the ELF) timed as {}; {}", *core, timing_name,
+                      derived->layout)};
+}
+
+// count, min, median, mean, max of `values`, with thousands separators.
+template <typename T>
+std::string call_statistics(const std::vector<T>& values) {
+  std::vector<T> v = values;
+  std::sort(v.begin(), v.end());
+  double sum = 0;
+  for (T x : v) sum += static_cast<double>(x);
+  const double median = v.size() % 2 ? static_cast<double>(v[v.size() / 2])
+                                     : (static_cast<double>(v[v.size() / 2 - 1]) +
+                                        static_cast<double>(v[v.size() / 2])) / 2;
+  return fmt::format("min {}, median {}, mean {}, max {}", report::with_thousands(v.front()),
+                     report::rounded_with_thousands(median),
+                     report::rounded_with_thousands(sum / static_cast<double>(v.size())),
+                     report::with_thousands(v.back()));
+}
+
 // A bare-metal ELF that is not a fathom image: its console is semihosting (newlib rdimon).
 int profile_elf(const ProfileFlags& flags) {
   (void)outputs(flags);
-  const std::string board_name = flags.board.empty() ? "sim-m4" : flags.board;
-  auto board = suite::load_board(repository_root() / "firmware" / "boards", board_name);
-  if (!board) throw util::FatalError(board.error().message, kExitUsage);
   auto image = elf::ElfImage::load(flags.target);
   if (!image) throw util::FatalError(image.error().message, kExitUsage);
+  const ElfRunBoard run_board = elf_run_board(flags, *image);
+  const model::Board* board = &run_board.board;
   profile::TrackerOptions options = profile::tracker_options_for(*image);
-  if (!flags.function.empty()) {
-    const elf::Symbol* s = image->find_symbol(flags.function);
-    if (!s || !s->is_function)
-      throw util::FatalError(fmt::format("'{}' has no function named '{}'", flags.target,
-                                         flags.function),
-                             kExitUsage);
-    options.spans.push_back({flags.function, s->address});
+  for (const auto& function : flags.functions) {
+    const elf::Symbol* s = image->find_symbol(function);
+    if (!s || !s->is_function) {
+      const auto similar = similar_functions(*image, function);
+      throw util::FatalError(
+          fmt::format("'{}' has no function named '{}'{}", flags.target, function,
+                      similar.empty() ? "" : fmt::format("; did you mean {}?",
+                                                          fmt::join(similar, ", "))),
+          kExitUsage);
+    }
+    options.spans.push_back({function, s->address});
   }
   profile::CallTracker tracker(options);
-  auto ran = target::SimTarget::run_bare_metal(*image, *board, &tracker, flags.cycle_budget);
+  if (!run_board.layout.empty()) fmt::print(stderr, "fathom: {}\n", run_board.layout);
+  auto ran = target::SimTarget::run_bare_metal(*image, *board, &tracker, flags.cycle_budget,
+                                               run_board.vector_table);
   if (!ran) throw util::FatalError(ran.error().message, kExitUsage);
   const sim::RunOutcome& outcome = ran->outcome;
   std::cout << outcome.console;
@@ -225,23 +328,39 @@ int profile_elf(const ProfileFlags& flags) {
   if (outcome.fault)
     fmt::print("stopped by a fault: {} at {:#010x} ({}): {}\n", outcome.fault->kind,
                outcome.fault->pc, outcome.fault->function, outcome.fault->detail);
-  // With --function, only its executions are exported (and the whole run with --whole-run).
-  if (!flags.function.empty()) {
-    if (set.profiles.size() < 2) {
-      fmt::print("{} was never called\n", flags.function);
-    } else {
-      std::rotate(set.profiles.begin(), set.profiles.begin() + 1, set.profiles.end());
-      if (!flags.whole_run) set.profiles.resize(1);
-      const profile::Profile& f = set.profiles.front();
-      fmt::print("{}: {} calls, cycles per call: {}\n", flags.function, f.execution_cycles.size(),
-                 fmt::join(f.execution_cycles, ", "));
+  // With --function, only its executions are exported (and the whole run with --whole-run),
+  // one profile per function in the order given.
+  if (!flags.functions.empty()) {
+    std::vector<profile::Profile> called;
+    for (const auto& function : flags.functions) {
+      auto it = std::find_if(set.profiles.begin() + 1, set.profiles.end(),
+                             [&](const auto& p) { return p.name == function; });
+      if (it == set.profiles.end() || it->execution_cycles.empty()) {
+        fmt::print("{} was never called{}\n", function,
+                   flags.functions.size() == 1
+                       ? ""
+                       : " outside the calls of another --function (the calls profiled do not "
+                         "nest)");
+        continue;
+      }
+      const profile::Profile& f = *it;
+      fmt::print("{}: {} call{}; cycles {}; instructions {}; deepest stack {} bytes below the "
+                 "initial SP\n",
+                 function, f.execution_cycles.size(), f.execution_cycles.size() == 1 ? "" : "s",
+                 call_statistics(f.execution_cycles),
+                 f.execution_instructions.empty() ? "n/a"
+                                                  : call_statistics(f.execution_instructions),
+                 report::with_thousands(f.peak_stack_bytes));
+      called.push_back(f);
     }
+    if (flags.whole_run) called.push_back(set.profiles.front());
+    set.profiles = std::move(called);
   }
   fmt::print("\n");
   print_summary(set, set.profiles.front(), flags.top);
   write_profile(flags, set,
                 std::filesystem::path(flags.target).stem().string() +
-                    (flags.function.empty() ? "" : "." + flags.function));
+                    (flags.functions.size() == 1 ? "." + flags.functions.front() : ""));
   return outcome.fault ? kExitFailure : kExitOk;
 }
 
@@ -337,7 +456,10 @@ void register_profile_command(CLI::App& app, CommandState& state) {
                   "Suite name or path (default: default), or a bare-metal ELF file");
   cmd->add_option("--config", flags->configuration, "Configuration (default: the suite's first)");
   cmd->add_option("--op", flags->operation, "Operation to profile (required for a suite)");
-  cmd->add_option("--board", flags->board, "Board (default: the suite's first)");
+  cmd->add_option("--board", flags->board,
+                  "Board: a built-in name, or a board description file (board.toml format). "
+                  "Default: the suite's first; for an ELF, its core's sim board with the ELF's "
+                  "own memory map");
   cmd->add_option("--runs", flags->runs, "Executions of the operation to sum (default 1)")
       ->check(CLI::Range(1, 1000));
   cmd->add_option("--format", flags->formats,
@@ -353,8 +475,11 @@ void register_profile_command(CLI::App& app, CommandState& state) {
   cmd->add_flag("--whole-run", flags->whole_run,
                 "Also include the whole image run (harness, KAT) as a second profile");
   cmd->add_option("--top", flags->top, "Functions in the printed summary (default 15; 0: all)");
-  cmd->add_option("--function", flags->function,
-                  "ELF mode: also report each call of this function (e.g. benchmark)");
+  cmd->add_option("--function", flags->functions,
+                  "ELF mode: report the calls of this function (count, min, median, mean, max of "
+                  "cycles and instructions, deepest stack) and profile them (e.g. benchmark); "
+                  "repeatable")
+      ->allow_extra_args(false);
   cmd->add_flag("--no-inline", flags->no_inline,
                 "Leave inlined functions in the function they were inlined into (by default "
                 "each becomes a '(inlined)' frame under it, from DWARF)");

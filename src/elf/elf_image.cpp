@@ -99,6 +99,10 @@ util::Result<ElfImage> ElfImage::parse(std::vector<uint8_t> bytes, const std::st
     sec.writable = (sh.sh_flags & SHF_WRITE) != 0;
     sec.has_file_data = sh.sh_type != SHT_NOBITS;
     img.sections_.push_back(sec);
+    // The ARM build attributes (SHT_ARM_ATTRIBUTES): which core the code was built for.
+    if (sh.sh_type == 0x70000003u && img.arm_attributes_.empty())
+      img.arm_attributes_.assign(bytes.begin() + static_cast<std::ptrdiff_t>(sh.sh_offset),
+                                 bytes.begin() + static_cast<std::ptrdiff_t>(sh.sh_offset + sh.sh_size));
 
     if (sh.sh_type != SHT_SYMTAB) continue;
     if (sh.sh_entsize != sizeof(Elf32_Sym)) return bad("symbol table with a bad entry size");

@@ -56,6 +56,8 @@ class ElfImage {
   const std::vector<LoadSegment>& segments() const { return segments_; }
   const std::vector<Symbol>& symbols() const { return symbols_; }  // sorted by address
   const std::vector<Section>& sections() const { return sections_; }
+  // The raw contents of the .ARM.attributes section (elf/build_attributes.h), empty if none.
+  const std::vector<uint8_t>& arm_attributes() const { return arm_attributes_; }
 
   // The symbol named `name` (functions and objects), if present.
   const Symbol* find_symbol(const std::string& name) const;
@@ -93,6 +95,7 @@ class ElfImage {
   };
   std::vector<MappingSymbol> mapping_symbols_;  // sorted by address
   std::vector<Section> sections_;
+  std::vector<uint8_t> arm_attributes_;
 };
 
 }  // namespace fathom::elf

@@ -146,6 +146,8 @@ void CallTracker::pop(uint32_t sp) {
       t.profile.total_cycles += cycles;
       t.profile.total_instructions += instructions;
       t.profile.execution_cycles.push_back(cycles);
+      t.profile.execution_instructions.push_back(instructions);
+      t.profile.execution_peak_stack_bytes.push_back(initial_sp_ - span_lowest_sp_);
       t.profile.peak_stack_bytes =
           std::max(t.profile.peak_stack_bytes, initial_sp_ - span_lowest_sp_);
       active_span_ = -1;

@@ -98,6 +98,11 @@ struct Profile {
   size_t trace_event_limit = 0;
   uint32_t peak_stack_bytes = 0;  // deepest SP seen in the span, in bytes below the initial SP
   std::vector<uint64_t> execution_cycles;  // inclusive cycles of each execution of the span
+  // Instructions and the deepest SP (bytes below the initial SP) of each execution, beside
+  // execution_cycles, where the simulator's tracker measured them (`fathom profile --function`);
+  // not in the profile files or exports.
+  std::vector<uint64_t> execution_instructions;
+  std::vector<uint32_t> execution_peak_stack_bytes;
 };
 
 struct ProfileSet {

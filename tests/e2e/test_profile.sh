@@ -325,5 +325,46 @@ if [ -f "$RDIMON" ]; then
   ! grep -q "(inlined)" "$WORK/rdimon-noinline/rdimon_fixture.benchmark.folded" || fail "--no-inline kept inlined frames"
   expect_exit 2 "$FATHOM" profile "$RDIMON" --function no_such_function
   expect_err "no_such_function"
+  # A name close to a function's gets the names it may have meant.
+  expect_exit 2 "$FATHOM" profile "$RDIMON" --function benchmar
+  expect_err "has no function named 'benchmar'; did you mean benchmark"
+  # --board FILE: the user's own part, described outside fathom's tree (here sim-m4 renamed,
+  # at a 10 MHz clock: the same cycles, twice the time).
+  sed -e '0,/^name = .*/s//name = "my-part"/' -e 's/^clock_hz = .*/clock_hz = 10000000/' \
+    "$SRC/firmware/boards/sim-m4/board.toml" >"$WORK/my-part.toml"
+  expect_exit 0 "$FATHOM" profile "$RDIMON" --board "$WORK/my-part.toml" --function benchmark
+  grep -q "rdimon_fixture.elf on my-part " "$WORK/out" || fail "--board FILE not used: $(head -3 "$WORK/out")"
+  expect_exit 2 "$FATHOM" profile "$RDIMON" --board "$WORK/no-part.toml"
+  expect_err "no such board file"
 fi
+
+# A plain newlib program linked with the toolchain's default script (no vector table, code at
+# 0x8000): fathom takes the memory map from its program headers, the core from its build
+# attributes, boots at its entry point, and reports each call of two functions with statistics.
+cat >"$WORK/plain.c" <<'C'
+#include <stdio.h>
+static unsigned fib(unsigned n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
+__attribute__((noinline)) unsigned benchmark(unsigned n) { return fib(n); }
+__attribute__((noinline)) unsigned twice(unsigned n) { return 2 * n + (n >> 3); }
+int main(void) {
+  unsigned t = 0;
+  for (unsigned i = 0; i < 3; ++i) t += twice(benchmark(10 + i));
+  printf("plain: total=%u\n", t);
+  return 0;
+}
+C
+for CPU in cortex-m4 cortex-m33 cortex-m0plus; do
+  "${FATHOM_ARM_GCC:-arm-none-eabi-gcc}" -mcpu=$CPU -mthumb -O2 -g --specs=rdimon.specs \
+    "$WORK/plain.c" -o "$WORK/plain-$CPU.elf" || fail "cannot build the plain rdimon program for $CPU"
+  expect_exit 0 "$FATHOM" profile "$WORK/plain-$CPU.elf" --function benchmark --function twice
+  SIM=sim-${CPU#cortex-}
+  grep -q "plain: total=" "$WORK/out" || fail "$CPU: no console output: $(cat "$WORK/out" "$WORK/err")"
+  grep -q "on $SIM (memory map from the ELF)" "$WORK/out" || fail "$CPU: not timed as $SIM: $(head -3 "$WORK/out")"
+  expect_err "$CPU (Tag_CPU_arch of the ELF) timed as $SIM"
+  expect_err "boot from the entry point"
+  grep -qE "^benchmark: 3 calls; cycles min [0-9,]+, median [0-9,]+, mean [0-9,]+, max [0-9,]+; instructions min [0-9,]+, median" "$WORK/out" ||
+    fail "$CPU: no call statistics for benchmark: $(cat "$WORK/out")"
+  grep -qE "^twice: 3 calls; cycles min" "$WORK/out" || fail "$CPU: no call statistics for twice"
+  ! grep -q "fault" "$WORK/out" || fail "$CPU: the plain program faulted: $(cat "$WORK/out")"
+done
 echo PASS

@@ -56,10 +56,14 @@ std::string SimTarget::measurement_key() const {
 util::Result<SimTarget::BareMetalRun> SimTarget::run_bare_metal(const elf::ElfImage& image,
                                                                 const model::Board& board,
                                                                 sim::ExecutionObserver* observer,
-                                                                uint64_t cycle_budget) {
+                                                                uint64_t cycle_budget,
+                                                                const std::vector<uint8_t>& vector_table) {
   auto machine = sim::Machine::create(board);
   if (!machine) return tl::unexpected(machine.error());
   if (auto r = (*machine)->load(image); !r) return tl::unexpected(r.error());
+  if (!vector_table.empty() && board.flash())
+    if (auto r = (*machine)->write_memory(board.flash()->origin, vector_table); !r)
+      return tl::unexpected(r.error());
   (*machine)->set_observer(observer);
   BareMetalRun out;
   out.outcome = (*machine)->run(cycle_budget);

@@ -24,7 +24,8 @@ class SimTarget final : public Target {
 
   // A bare-metal ELF that is not a fathom image (`fathom profile FILE.elf`): loaded and run to
   // its exit (semihosting or the console's EXIT register), fault or `cycle_budget`, with
-  // `observer` (not owned) watching. Only the load can fail.
+  // `observer` (not owned) watching; `vector_table`, when given, is written at the board's
+  // flash origin after the load (target/sim/elf_board.h). Only the load can fail.
   struct BareMetalRun {
     sim::RunOutcome outcome;
     std::string timing_model;
@@ -32,7 +33,8 @@ class SimTarget final : public Target {
   static util::Result<BareMetalRun> run_bare_metal(const elf::ElfImage& image,
                                                    const model::Board& board,
                                                    sim::ExecutionObserver* observer,
-                                                   uint64_t cycle_budget);
+                                                   uint64_t cycle_budget,
+                                                   const std::vector<uint8_t>& vector_table = {});
 
   static sim::HookMode hook_mode(SimSettings::Hooks hooks);
 
