@@ -126,13 +126,7 @@ TEST(GbenchWriter, FailuresHaveNoEntryAndAreRecordedInTheContext) {
 }
 
 TEST(GbenchWriter, BoardJoinsTheNameOnlyWithSeveralBoards) {
-  auto run = fixture::make_run(1);
-  auto other = run.images[0];
-  other.board = "sim-m4";
-  other.provenance.board = "sim-m4";
-  other.provenance.clock_hz = 64'000'000;
-  run.images.push_back(other);
-  const auto doc = write(run);
+  const auto doc = write(fixture::make_run_on_two_boards());
   const auto& m4 = by_name(doc, "mbedtls/sha256_1k@sim-m4");
   EXPECT_DOUBLE_EQ(m4["real_time"].get<double>(), 1280 * 1e9 / 64e6);
   EXPECT_NO_THROW(by_name(doc, "mbedtls/sha256_1k@sim-m33"));

@@ -115,13 +115,7 @@ TEST(GithubBenchmarkWriter, LeavesOutWhatHasNoCyclesAndNamesIt) {
 }
 
 TEST(GithubBenchmarkWriter, BoardJoinsTheNameOnlyWithSeveralBoards) {
-  auto run = fixture::make_run(1);
-  auto other = run.images[0];
-  other.board = "sim-m4";
-  other.provenance.board = "sim-m4";
-  other.provenance.clock_hz = 64'000'000;
-  run.images.push_back(other);
-  const auto doc = write(run);
+  const auto doc = write(fixture::make_run_on_two_boards());
   EXPECT_EQ(names(doc),
             (std::set<std::string>{"mbedtls/sha256_1k@sim-m33", "mbedtls/ecdsa_p256_sign@sim-m33",
                                    "mbedtls/sha256_1k@sim-m4", "mbedtls/ecdsa_p256_sign@sim-m4"}));

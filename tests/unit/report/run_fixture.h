@@ -101,4 +101,15 @@ inline std::string wide_table(const model::RunResult& run) {
   return out.str();
 }
 
+// make_run(1) with its image on a second board too: sim-m4 at 64 MHz.
+inline model::RunResult make_run_on_two_boards() {
+  auto run = make_run(1);
+  auto other = run.images[0];
+  other.board = "sim-m4";
+  other.provenance.board = "sim-m4";
+  other.provenance.clock_hz = 64'000'000;
+  run.images.push_back(other);
+  return run;
+}
+
 }  // namespace fathom::report::fixture
