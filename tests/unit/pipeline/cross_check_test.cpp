@@ -100,7 +100,11 @@ TEST(CrossCheck, AFailedCrossCheckFailsTheRun) {
   model::RunResult run;
   model::ImageResult image;
   image.completed = true;
-  image.cross_check = model::CrossCheck{"sim", 1, {"a: differs"}};
+  model::CrossCheck check;
+  check.target = "sim";
+  check.operations_compared = 1;
+  check.differences = {"a: differs"};
+  image.cross_check = check;
   run.images.push_back(image);
   EXPECT_FALSE(run.all_passed());
   run.images[0].cross_check->differences.clear();
