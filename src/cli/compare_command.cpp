@@ -13,7 +13,7 @@
 
 #include "cli/cli.h"
 #include "cli/commands.h"
-#include "cli/history_database.h"
+#include "cli/run_reference.h"
 #include "compare/comparison.h"
 #include "compare/result_file.h"
 #include "history/run_store.h"
@@ -39,60 +39,13 @@ struct CompareFlags {
 };
 
 // One side of the comparison: a run loaded from the history, or a results file.
-struct Side {
-  std::optional<history::RunSummary> summary;  // set for a stored run
-  std::string file;                            // set for a results file
-  model::RunResult run;
-  // "run 3 'nightly' (2024-05-01T12:00:00Z, git 0123abcd4567)" or "file a.json (suite default)"
-  std::string description;
-};
+using Side = RunReference;
 
 [[noreturn]] void throw_error(const util::Error& error) {
   throw util::FatalError(error.message, error.is_usage ? kExitUsage : kExitFailure);
 }
 
-// The history database, opened on first use: comparing two results files needs none.
-class LazyStore {
- public:
-  explicit LazyStore(std::string db) : db_(std::move(db)) {}
-  history::RunStore& get() {
-    if (!store_) store_.emplace(open_history_or_throw(db_, history::RunStore::Access::kRead));
-    return *store_;
-  }
-
- private:
-  std::string db_;
-  std::optional<history::RunStore> store_;
-};
-
-// `text` is a results file (compare::names_result_file), a run id, a run name, "latest", a
-// baseline name, or "baseline:NAME".
-Side load_side(LazyStore& lazy_store, const std::string& text) {
-  constexpr std::string_view kBaselinePrefix = "baseline:";
-  const bool is_baseline = text.rfind(kBaselinePrefix, 0) == 0;
-  if (!is_baseline && compare::names_result_file(text)) {
-    auto run = compare::read_result_file(text);
-    if (!run) throw_error(run.error());
-    Side side{std::nullopt, text, std::move(*run), ""};
-    side.description = fmt::format("file {} (suite {})", text, side.run.suite);
-    return side;
-  }
-  history::RunStore& store = lazy_store.get();
-  auto id = is_baseline ? store.baseline(text.substr(kBaselinePrefix.size())) : store.find(text);
-  if (!id) throw_error(id.error());
-  auto summary = store.summary(*id);
-  if (!summary) throw_error(summary.error());
-  auto run = store.load(*id);
-  if (!run) throw_error(run.error());
-  const history::RunSummary& s = *summary;
-  std::string description = fmt::format("run {}", s.id);
-  if (!s.name.empty()) description += fmt::format(" '{}'", s.name);
-  description += fmt::format(" ({}", s.timestamp_utc);
-  if (s.git_revision)
-    description += fmt::format(", git {}{}", s.git_revision->substr(0, 12), s.git_dirty ? "+" : "");
-  description += ")";
-  return Side{*summary, "", std::move(*run), description};
-}
+Side load_side(LazyStore& store, const std::string& text) { return load_run_reference(store, text); }
 
 std::string number_text(const std::optional<double>& value) {
   return value ? fmt::format("{:.0f}", *value) : "-";

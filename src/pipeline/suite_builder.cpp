@@ -109,7 +109,8 @@ util::Result<build::BuiltImage> build_suite_image(const ImagePlan& plan,
   req.build_root = options.build_root;
   req.ninja_jobs = ninja_jobs_per_image(options.jobs);
   return build::build_image(req, toolchain, [&](const std::string& s) {
-    progress.update(fmt::format("{} on {}: {}", cfg.name, board.name, s));
+    progress.set_line(fmt::format("{} on {}", cfg.name, board.name),
+                      fmt::format("{} on {}: {}", cfg.name, board.name, s));
   });
 }
 

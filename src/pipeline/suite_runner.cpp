@@ -18,6 +18,8 @@
 #include "build/toolchain.h"
 #include "pipeline/cross_check.h"
 #include "pipeline/image_plan.h"
+#include "pipeline/instruction_estimate.h"
+#include "pipeline/live_view.h"
 #include "pipeline/result_cache.h"
 #include "pipeline/run_selection.h"
 #include "pipeline/suite_builder.h"
@@ -143,16 +145,24 @@ util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOpt
   plan_inputs.operations_from_command_line = !options.operations.empty();
   const std::vector<MatrixEntry> matrix = suite_matrix(suite, options);
   const auto library_sources = fetch_library_sources(matrix, options, progress);
+  progress.remove_line("");  // the fetching and hashing messages
   std::vector<model::ImageResult> images(matrix.size());
   std::vector<util::Error> usage_errors(matrix.size());
   std::vector<char> build_reused(matrix.size(), 0);
-  std::atomic<size_t> finished{0};
   std::atomic<bool> stop{false};  // set by a usage error: the run's result is that error
 
   // The cores of `-j`: each image holds one while it is worked on; a simulator run borrows the
   // free ones for its operations (target/sim/slot_run.h), e.g. when the last image runs alone.
   const unsigned jobs = options.jobs == 0 ? util::online_cpus() : options.jobs;
   util::CoreBudget cores(jobs);
+
+  // The live view (a terminal's progress lines): every image being measured, redrawn by a
+  // ticker with its instructions so far, what its machines run and an ETA.
+  std::optional<InstructionEstimates> estimates;
+  if (!options.result_cache_dir.empty())
+    estimates.emplace(options.result_cache_dir.parent_path() / "estimates");
+  LiveImages live_images;
+  LiveTicker ticker(progress, live_images);
 
   // Everything for one image; images share nothing mutable but `progress` (serialized).
   util::parallel_for(matrix.size(), jobs, [&](size_t index) {
@@ -162,10 +172,12 @@ util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOpt
     model::ImageResult& image = images[index];
     image.configuration = cfg.name;
     image.board = board_name;
-    auto status = [&](const std::string& what) {
-      progress.update(fmt::format("[{}/{}] {} on {}: {}", finished.load(), matrix.size(),
-                                  cfg.name, board_name, what));
-    };
+    // One progress line per image: "[2/5] mbedtls on sim-m33: ..." (the image's place in the
+    // matrix, so that each line of a -j run keeps its number).
+    const std::string line_key = cfg.name + " on " + board_name;
+    const std::string label =
+        fmt::format("[{}/{}] {} on {}", index + 1, matrix.size(), cfg.name, board_name);
+    auto status = [&](const std::string& what) { progress.set_line(line_key, label + ": " + what); };
 
     // Everything below may fail for this image only; the message becomes its result.
     auto run_image = [&]() -> util::Result<void> {
@@ -234,6 +246,17 @@ util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOpt
       // settings and fathom executable give the same results on a deterministic target. A
       // cross-check keys each side as a plain run on that target would, so either side's
       // stored measurement is reused (`--fresh` measures both again).
+      auto estimate_inputs = [&]() {
+        ResultKeyInputs key;
+        key.board_description = board->name;
+        key.runs = runs;
+        key.operation_runs = operation_runs;
+        key.warmup = warmup;
+        key.operations = image_operations;
+        key.cycle_budget = suite.cycle_budget;
+        key.observers = observers_text(**target, lib->primitive_groups);
+        return key;
+      };
       auto key_on = [&](const target::Target& on) -> std::string {
         if (!cache || !on.deterministic()) return {};
         auto board_text = board_description(*board);
@@ -304,6 +327,7 @@ util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOpt
       };
 
       const std::string result_key = key_on(**target);
+      const std::string estimate = estimates ? estimate_key(cfg.name, estimate_inputs()) : "";
       if (auto stored = stored_on(result_key)) {
         // The measured figures are the stored ones; the provenance is this run's (it
         // describes the same image) plus what only the measurement knows.
@@ -319,11 +343,24 @@ util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOpt
         image.console_log = std::move(stored->console_log);
       } else {
         status(fmt::format("running on {}", (*target)->name()));
+        // The live view's line of this image (the ticker below redraws it), with the ETA from
+        // the instructions its last measurement executed.
+        LiveImage live;
+        live.label = label;
+        live.line_key = line_key;
+        if (estimates) live.expected = estimates->load(estimate);
+        live.start = std::chrono::steady_clock::now();
+        to_run.meter = &live.meter;
+        const LiveRegistration registered(live_images, &live);
         auto measured = measure_on(**target, image);
+        to_run.meter = nullptr;
         if (!measured) return tl::unexpected(measured.error());
         // Only a clean measurement is kept (ResultCache::store drops failed ones).
         if (!result_key.empty()) cache->store(result_key, image, utc_timestamp_now());
       }
+      // The next run's ETA: what this measurement (or the stored one) executed.
+      if (estimates && image.completed && image.error.empty())
+        estimates->store(estimate, image.total_instructions);
 
       // The same image on a second target, compared run by run (pipeline/cross_check.h).
       if (options.cross_check && *options.cross_check != target::target_kind(*board, options.target)) {
@@ -366,9 +403,10 @@ util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOpt
       }
       image.error = r.error().message;
     }
-    ++finished;
     status(image.error.empty() ? "done" : "failed");
+    progress.remove_line(line_key);
   });
+  ticker.stop();
   progress.clear();
   // A usage error (an unknown operation) stops the run; the first in suite order is reported.
   for (const auto& e : usage_errors)

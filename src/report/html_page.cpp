@@ -68,7 +68,7 @@ std::string_view html_page_script() {
 
   // ---- header ----
   d3.select("#title").text(`fathom report: suite ${result.suite}`);
-  const subtitle = [`${result.images.length} image${result.images.length === 1 ? "" : "s"}`];
+  const subtitle = [`${data.result_label ? data.result_label + ": " : ""}${result.images.length} image${result.images.length === 1 ? "" : "s"}`];
   if (data.compare) subtitle.push(`compared with ${data.compare_label}`);
   d3.select("#subtitle").text(subtitle.join(", "));
 
@@ -179,17 +179,19 @@ std::string_view html_page_script() {
 
   // ---- comparison with a second result ----
   if (data.compare) {
-    const s = section("comparison", `Compared with ${data.compare_label}`, "Median cycles of each operation in both results, per configuration and board: B over A (above 1: slower).");
+    const s = section("comparison", `Compared with ${data.compare_label}`, "Median cycles of each operation in both results, per image as fathom compare pairs them (same configuration and board, or one image each): B over A (above 1: slower).");
     const rows = [];
     for (const im of result.images) {
-      const other = data.compare.images.find((o) => o.configuration === im.configuration && o.board === im.board);
+      const pair = data.compare_pairs.find((p) => p.b.configuration === im.configuration && p.b.board === im.board);
+      const other = pair && data.compare.images.find((o) => o.configuration === pair.a.configuration && o.board === pair.a.board);
       if (!other) continue;
+      const label = other.configuration === im.configuration && other.board === im.board ? image_name(im) : `${image_name(im)} (A: ${image_name(other)})`;
       for (const op of im.operations) {
         const a_op = other.operations.find((o) => o.operation === op.operation);
         if (!a_op) continue;
         const a = median(a_op, "cycles"), b = median(op, "cycles");
         const ratio = a && b != null ? b / a : null;
-        rows.push([cell(op.operation), cell(image_name(im)), num(a), num(b), num(ratio, fixed(3)),
+        rows.push([cell(op.operation), cell(label), num(a), num(b), num(ratio, fixed(3)),
                    cell(ratio, ratio == null ? "—" : ratio > 1.005 ? "slower" : ratio < 0.995 ? "faster" : "same",
                         ratio == null ? "" : ratio > 1.005 ? "bad" : ratio < 0.995 ? "ok" : "")]);
       }
@@ -211,19 +213,22 @@ std::string_view html_page_script() {
   }
 
   // ---- flame graphs ----
-  if (data.flames.length) {
-    const s = section("flames", "Where the cycles go", "Call trees of one execution of each operation on the simulator (fathom profile): width is inclusive cycles. Click a frame to zoom, click the root to zoom out. A differential graph has the change's shape, red where it spends more cycles than the baseline, blue where fewer.");
+  if (data.flames.length || data.profile_notes.length) {
+    const s = section("flames", "Where the cycles go", "Call trees of one execution of each operation on the simulator (fathom profile): width is inclusive cycles. Click a frame to zoom, click the root to zoom out. A differential graph has the change's shape, red where it spends more cycles than the baseline (or the comparison's A), blue where fewer.");
+    for (const n of data.profile_notes) s.append("p").attr("class", "note profile-note").text(n);
     data.flames.forEach((f, i) => {
       const div = s.append("div").attr("class", "flame").attr("data-operation", f.operation)
         .attr("data-image", `${f.configuration} @ ${f.board}`).attr("data-kind", f.kind);
       div.append("h3").text(f.kind === "differential"
-        ? `${f.operation}: ${f.configuration} against ${f.baseline_configuration} @ ${f.board} (${group(f.tree.value)} cycles)`
+        ? `${f.operation}: ${f.configuration} against ${f.against} @ ${f.board} (${group(f.tree.value)} cycles)`
+        : f.kind === "comparison"
+        ? `${f.operation}: ${f.configuration} @ ${f.board} against ${f.against} (${group(f.tree.value)} cycles)`
         : `${f.operation}: ${f.configuration} @ ${f.board} (${group(f.tree.value)} cycles)`);
       const host = div.append("div").attr("id", `flame-${i}`).attr("class", "flame-host");
       const chart = flamegraph.default().width(1000).cellHeight(18).transitionDuration(300)
         .minFrameSize(1).selfValue(false).inverted(true)
         .label((d) => `${d.data.name}: ${group(d.value)} cycles${d.delta !== undefined ? `, ${d.delta >= 0 ? "+" : ""}${group(d.delta)}` : ""}`);
-      if (f.kind === "differential") chart.computeDelta(true).setColorMapper(flamegraph.colorMapper.differentialColorMapper);
+      if (f.kind !== "profile") chart.computeDelta(true).setColorMapper(flamegraph.colorMapper.differentialColorMapper);
       host.datum(f.tree).call(chart);
       settle(host);
       // Paths only the baseline has are in the tree with no width: listed here instead.
@@ -237,6 +242,87 @@ std::string_view html_page_script() {
         div.append("p").attr("class", "note removed").text("Call paths only in the baseline: " +
           removed.map((r) => `${r.path} (−${group(r.cycles)})`).join("; "));
     });
+  }
+
+  // ---- diagnosis: which functions explain each change ----
+  if (data.diagnoses.length) {
+    const s = section("diagnosis", "Diagnosis", "Per operation profiled in both images: the profiles' cycles and, where they changed beyond 0.5 %, the functions whose exclusive cycles explain the change (ranked by their share of it), the callers that hold it, the code that vanished, and the unchanged operations that run the same functions (the control), as fathom diagnose prints them.");
+    const pct = (a, b) => (a ? (b - a) * 100 / a : null);
+    const signed = (v) => (v == null ? "—" : `${v >= 0 ? "+" : ""}${v.toFixed(2)} %`);
+    for (const d of data.diagnoses) {
+      const div = s.append("div").attr("class", "diagnosis").attr("data-kind", d.kind)
+        .attr("data-image-a", d.image_a).attr("data-image-b", d.image_b);
+      div.append("h3").text(`${d.image_b} against ${d.image_a}`);
+      sortable_table(div, [{ title: "operation" }, { title: "A cycles", numeric: true }, { title: "B cycles", numeric: true },
+                           { title: "change", numeric: true }, { title: "explained", numeric: true }, { title: "verdict" }],
+        d.operations.map((o) => [cell(o.operation), num(o.cycles_a), num(o.cycles_b),
+                                 cell(pct(o.cycles_a, o.cycles_b), signed(pct(o.cycles_a, o.cycles_b))),
+                                 o.changed ? num(o.covered * 100, fixed(1)) : cell(null, "—"),
+                                 cell(o.changed ? 1 : 0, o.changed ? "changed" : "unchanged", o.changed ? "bad" : "ok")]),
+        "diagnosis-summary");
+      for (const o of d.operations.filter((x) => x.changed)) {
+        const od = div.append("div").attr("class", "diagnosis-operation").attr("data-operation", o.operation);
+        od.append("h4").text(`${o.operation}: ${group(o.cycles_a)} → ${group(o.cycles_b)} cycles (${signed(pct(o.cycles_a, o.cycles_b))}), ${(o.covered * 100).toFixed(1)} % explained by`);
+        const fn_rows = (list) => list.map((f) => [cell(f.function), num(f.exclusive_a), num(f.exclusive_b),
+          cell(f.exclusive_b - f.exclusive_a, `${f.exclusive_b >= f.exclusive_a ? "+" : ""}${group(f.exclusive_b - f.exclusive_a)}`),
+          num(f.share * 100, fixed(1)), num(f.calls_a), num(f.calls_b)]);
+        const fn_columns = [{ title: "function" }, { title: "self A", numeric: true }, { title: "self B", numeric: true },
+                            { title: "Δ self", numeric: true }, { title: "share %", numeric: true },
+                            { title: "calls A", numeric: true }, { title: "calls B", numeric: true }];
+        sortable_table(od, fn_columns, fn_rows(o.functions), "diagnosis-functions");
+        if (o.grew_inclusive.length)
+          od.append("p").attr("class", "note grew").text("Callers holding the change (inclusive): " +
+            o.grew_inclusive.map((f) => `${f.function} ${group(f.inclusive_a)} → ${group(f.inclusive_b)}`).join("; "));
+        if (o.vanished.length)
+          od.append("p").attr("class", "note vanished").text("Ran in A only: " +
+            o.vanished.map((f) => `${f.function} (${group(f.exclusive_a)} self)`).join("; "));
+        if (o.controls.length)
+          od.append("p").attr("class", "note controls").text("Unchanged operations running the same functions: " +
+            o.controls.map((c) => `${c.operation} (${c.shared_functions.join(", ")})`).join("; "));
+      }
+    }
+  }
+
+  // ---- history: a metric over the suite's stored runs ----
+  if (data.trend) {
+    const t = data.trend;
+    const s = section("trend", `History: ${t.metric}`, `${t.metric === "stack" || t.metric === "heap" ? "Peak" : "Median"} ${t.metric} of each operation in the stored runs of suite ${t.suite}, oldest first, one line per configuration and board` + (t.current_run != null ? `; run ${t.current_run} (this report's) is ringed.` : "."));
+    const order = new Map(t.runs.map((r, i) => [r.id, i]));
+    const run_label = (r) => `run ${r.id}${r.name ? ` '${r.name}'` : ""} ${r.timestamp}${r.git_revision ? ` git ${r.git_revision.slice(0, 8)}${r.git_dirty ? "+" : ""}` : ""}`;
+    const names = [];
+    for (const se of t.series) if (!names.includes(se.operation)) names.push(se.operation);
+    const keys = [...new Set(t.series.map((se) => `${se.configuration} @ ${se.board}`))];
+    const colour = d3.scaleOrdinal(d3.schemeTableau10).domain(keys);
+    if (!names.length) s.append("p").attr("class", "note").text("No stored run of this suite has these operations.");
+    for (const name of names) {
+      const series = t.series.filter((se) => se.operation === name);
+      const div = s.append("div").attr("class", "chart trend-chart").attr("data-operation", name);
+      div.append("h3").text(name);
+      const left = 90, right = 260, width = 900, height = 220;
+      const values = series.flatMap((se) => se.points.filter((p) => p.value != null).map((p) => p.value));
+      const x = d3.scalePoint().domain(t.runs.map((r) => r.id)).range([0, width - left - right]).padding(0.5);
+      const y = d3.scaleLinear().domain([0, d3.max(values) || 1]).nice().range([height - 30, 10]);
+      const svg = div.append("svg").attr("width", width).attr("height", height);
+      const g = svg.append("g").attr("transform", `translate(${left},0)`);
+      g.append("g").attr("transform", `translate(0,${height - 30})`).call(d3.axisBottom(x).tickFormat((id) => `#${id}`));
+      g.append("g").call(d3.axisLeft(y).ticks(5, "~s"));
+      series.forEach((se, k) => {
+        const key = `${se.configuration} @ ${se.board}`;
+        const pts = se.points.filter((p) => p.value != null && order.has(p.run));
+        const line = g.append("g").attr("class", "series").attr("data-image", key);
+        line.append("path").attr("fill", "none").attr("stroke", colour(key)).attr("stroke-width", 2)
+          .attr("d", d3.line().x((p) => x(p.run)).y((p) => y(p.value))(pts));
+        line.selectAll("circle").data(pts).join("circle").attr("cx", (p) => x(p.run)).attr("cy", (p) => y(p.value))
+          .attr("r", (p) => (p.run === t.current_run ? 6 : 3.5)).attr("fill", colour(key))
+          .attr("class", (p) => (p.run === t.current_run ? "current" : null))
+          .attr("data-run", (p) => p.run).attr("data-value", (p) => p.value)
+          .append("title").text((p) => `${key}: ${group(p.value)} ${t.metric}, ${run_label(t.runs[order.get(p.run)])}`);
+        g.append("text").attr("x", width - left - right + 10).attr("y", 16 + k * 16).attr("fill", colour(key)).text(key);
+      });
+    }
+    sortable_table(s, [{ title: "run", numeric: true }, { title: "name" }, { title: "stored (UTC)" }, { title: "git" }],
+      t.runs.map((r) => [num(r.id), cell(r.name || ""), cell(r.timestamp), cell(r.git_revision ? r.git_revision.slice(0, 12) + (r.git_dirty ? "+" : "") : "")]),
+      "trend-runs");
   }
 
   // ---- fairness checks and workflows ----
@@ -303,6 +389,8 @@ th.num, td.num { text-align: right; font-variant-numeric: tabular-nums; }
 table.sortable th { cursor: pointer; background: #f4f4f4; }
 td.ok { color: #176b2c; } td.bad, p.bad { color: #b00020; font-weight: bold; }
 td.fastest { font-weight: bold; }
+h4 { font-size: 0.95em; margin: 0.8em 0 0.2em; }
+.trend-chart circle.current { stroke: #222; stroke-width: 2px; }
 table.heatmap td { text-align: right; min-width: 4.5em; font-variant-numeric: tabular-nums; }
 .bar-chart rect { fill: #6b8fb3; } .bar-chart rect.fastest { fill: #2f7d32; }
 .chart text { font-size: 12px; }

@@ -53,18 +53,36 @@ void write_html_report(const HtmlReport& report, const HtmlAssets& assets, std::
   data["result"] = results_json(*report.result);
   data["compare"] = report.compare ? results_json(*report.compare) : Json(nullptr);
   data["compare_label"] = report.compare_label;
+  Json pairs = Json::array();
+  for (const ImagePair& p : report.compare_pairs)
+    pairs.push_back({{"a", {{"configuration", p.a_configuration}, {"board", p.a_board}}},
+                     {"b", {{"configuration", p.b_configuration}, {"board", p.b_board}}}});
+  data["compare_pairs"] = std::move(pairs);
+  data["result_label"] = report.result_label;
   data["baseline"] = report.baseline_configuration;
   Json flames = Json::array();
   for (const FlameGraph& f : report.flames) {
+    const char* kind = f.kind == FlameGraph::Kind::kProfile        ? "profile"
+                       : f.kind == FlameGraph::Kind::kDifferential ? "differential"
+                                                                   : "comparison";
     Json entry{{"configuration", f.configuration},
                {"board", f.board},
                {"operation", f.operation},
-               {"kind", f.differential ? "differential" : "profile"},
-               {"baseline_configuration", f.baseline_configuration},
+               {"kind", kind},
+               {"against", f.against},
                {"tree", f.tree}};
     flames.push_back(std::move(entry));
   }
   data["flames"] = std::move(flames);
+  Json diagnoses = Json::array();
+  for (const DiagnosisTable& d : report.diagnoses)
+    diagnoses.push_back({{"kind", d.kind},
+                         {"image_a", d.image_a},
+                         {"image_b", d.image_b},
+                         {"operations", d.operations}});
+  data["diagnoses"] = std::move(diagnoses);
+  data["profile_notes"] = report.profile_notes;
+  data["trend"] = report.trend.is_null() ? Json(nullptr) : report.trend;
 
   const std::string title = "fathom report: suite " + report.result->suite;
   out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"

@@ -330,6 +330,7 @@ void Machine::on_code(uc_engine*, uint64_t address, uint32_t, void* self_ptr) {
       ++self->outcome_.instructions;
     }
   }
+  self->publish_count();
   self->current_pc_ = pc;
   self->current_ = &self->instruction_at(pc);
   if (timing::is_fpu(self->current_->cls) && self->fpu_denied(pc)) return;
@@ -638,6 +639,7 @@ void Machine::on_block(uc_engine*, uint64_t address, uint32_t size, void* self_p
       return;
     }
   }
+  self->publish_count();
   self->pending_operands_.clear();
   self->pending_flags_.clear();
   self->pending_ = &b;
@@ -746,6 +748,7 @@ void Machine::on_block_count(uc_engine*, uint64_t address, uint32_t size, void* 
   const uint64_t count = b.instructions.size();
   self->outcome_.instructions += count;
   self->outcome_.cycles += count;
+  self->publish_count();
   self->current_pc_ = start;
   if (self->outcome_.cycles >= self->budget_ && !self->stopping_)
     self->stop_with_fault("budget-exhausted", start,

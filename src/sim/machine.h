@@ -8,6 +8,7 @@
 // UART's registers (sim/cmsdk_uart.h), no EXIT register (those boards exit by semihosting).
 #include <unicorn/unicorn.h>
 
+#include <atomic>
 #include <cstdint>
 #include <array>
 #include <deque>
@@ -142,6 +143,10 @@ class Machine {
   // Reports every charged instruction to `observer` (nullptr: none) during later runs; kBlock
   // and kPerInstruction only. The observer must outlive the runs.
   void set_observer(ExecutionObserver* observer) { observer_ = observer; }
+  // Where the machine publishes its instruction count as it runs (once per translation block,
+  // or per instruction in the per-instruction mode; relaxed), for a progress display on
+  // another thread (util::RunMeter). Null: nowhere. Never changes a count.
+  void set_live_counter(std::atomic<uint64_t>* counter) { live_ = counter; }
 
   // Core register `index` (0..12 = R0..R12, 13 = SP, 14 = LR, 15 = PC with the Thumb bit
   // clear) as the simulated CPU holds it at the time of the call; 0 for an index above 15.
@@ -337,6 +342,10 @@ class Machine {
 
   // Execution state during `run`.
   RunOutcome outcome_;
+  std::atomic<uint64_t>* live_ = nullptr;  // set_live_counter
+  void publish_count() {
+    if (live_) live_->store(outcome_.instructions, std::memory_order_relaxed);
+  }
   uint64_t budget_ = 0;
   uint32_t current_pc_ = 0;
   const Instruction* current_ = nullptr;

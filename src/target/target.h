@@ -15,6 +15,7 @@
 #include "model/board.h"
 #include "model/run_result.h"
 #include "util/error.h"
+#include "util/run_meter.h"
 
 namespace fathom::target {
 
@@ -45,6 +46,9 @@ struct ImageToRun {
   // Named function groups whose share of each operation's cycles a target that observes
   // execution measures (OperationResult::primitive_share); others ignore them.
   std::map<std::string, std::vector<std::string>> primitive_groups;
+  // Where a target that can tell shows how far the run has got (the simulator: instructions
+  // and the operation each machine runs); null: nowhere.
+  util::RunMeter* meter = nullptr;
 };
 
 // What a target measured besides the records' facts (KATs, stack and heap from MEM, ...).

@@ -4,7 +4,8 @@
 # configuration names shortened in the middle and every number whole; a 200-column terminal,
 # a pipe and --wide get whole names, --wide every column; $COLUMNS sets the width for a pipe;
 # `fathom compare` fits the same way. Progress shows on stderr whenever stderr is a terminal,
-# also with stdout in a file; --quiet shows none, --verbose one line per step on a pipe. Two
+# also with stdout in a file, and a line per image being measured with its operation and an
+# ETA; --quiet shows none, --verbose one line per step on a pipe. Two
 # images of the matrix suite (test_matrix builds them too), measured once: the other runs are
 # result-cache hits.
 . "$(dirname "$0")/lib.sh"
@@ -89,7 +90,7 @@ PY
 # Progress: stderr on the terminal, the results in a file.
 python3 "$PTY" --stderr 80 "$WORK/progress" "$WORK/json" "$FATHOM" "${RUN[@]}" --format json ||
   [ $? = 1 ] || fail "fathom run with stderr on a terminal failed"
-grep -q $'\r\033\[K\[[0-9]/2\] mbedtls' "$WORK/progress" ||
+grep -q $'\r\033\[J\[[0-9]/2\] mbedtls' "$WORK/progress" ||
   { cat -v "$WORK/progress"; fail "no progress line on the terminal's stderr"; }
 python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$WORK/json" ||
   fail "the progress reached stdout: its JSON does not parse"
@@ -100,4 +101,25 @@ python3 "$PTY" --stderr 80 "$WORK/quiet" "$WORK/json" "$FATHOM" "${RUN[@]}" --fo
   fail "fathom run --verbose failed"
 grep -q "^fathom: \[[0-9]/2\] mbedtls.picolibc on sim-m33: " "$WORK/verbose" &&
   ! grep -q $'\r' "$WORK/verbose" || { cat -v "$WORK/verbose"; fail "--verbose: no step lines"; }
+# The live view: one line per image being measured, redrawn in place, with what its machines
+# run, the instructions so far and, from the instruction count the previous run of the same
+# image left, the share done and an ETA; with -j 2 both images' lines at once.
+LIVE=(run --op ecdh_p256_keygen --runs 1 --warmup 0 --no-history -j 2)
+"$FATHOM" "${LIVE[@]}" >/dev/null 2>"$WORK/err" || { cat "$WORK/err"; fail "the first live run failed"; }
+python3 "$PTY" --stderr 120 "$WORK/live" "$WORK/live.out" "$FATHOM" "${LIVE[@]}" --fresh ||
+  fail "fathom run --fresh on a terminal failed"
+python3 - "$WORK/live" <<'PY' || { cat -v "$WORK/live"; fail "no live view with an ETA for both images"; }
+import re, sys
+text = open(sys.argv[1], encoding="utf-8", newline="").read()
+line = re.compile(r"^\[(1|2)/2\] (mbedtls|mbedtls-no-nist-optim) on sim-m33: "
+                  r"(known-answer tests|ecdh_p256_keygen|booting)(, [a-z_ -]+)*, [\d.]+ M of "
+                  r"[\d.]+ M instructions \((\d+)%\), ETA \d+:\d\d$")
+frames = [re.sub(r"\x1b\[\d+A$", "", f.replace("\n", "\x00")).split("\x00")
+          for f in text.split("\r\x1b[J")]
+both = [f for f in frames if len(f) == 2 and all(line.match(l) for l in f)]
+assert both, "no redraw shows both images' lines with an ETA"
+ops = {m.group(3) for f in frames for l in f if (m := line.match(l))}
+assert "ecdh_p256_keygen" in ops, ops
+print(f"{len(both)} redraws with both images and their ETAs, e.g. {both[-1]}")
+PY
 exit 0

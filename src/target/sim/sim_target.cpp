@@ -92,6 +92,10 @@ util::Result<TargetRun> SimTarget::run(const ImageToRun& img, const RunParameter
     session->machine = std::move(*machine);
     sim::Machine* m = session->machine.get();
     if (auto r = m->load(image); !r) return tl::unexpected(r.error());
+    if (img.meter) {
+      session->meter = img.meter;
+      m->set_live_counter(img.meter->add_counter());
+    }
     if (first)
       for (auto* o : observers_) session->observers.add(o);
     // The simulator's own memory measurement.

@@ -105,9 +105,16 @@ struct SlotStart {
   uint32_t cyccnt = 0;
 };
 
+// What machine `index` of a run is doing, for the progress display.
+void note(SimSession& s, size_t index, std::string what) {
+  if (s.meter) s.meter->set_activity(index, std::move(what));
+}
+
 // Runs slot `k` on `s` from `start` for at most `budget` cycles.
 Piece run_slot(SimSession& s, size_t index, uint32_t k, const SlotStart& start,
-               std::pair<uint32_t, uint32_t> persistent, uint64_t budget) {
+               std::pair<uint32_t, uint32_t> persistent, uint64_t budget,
+               const SlotPlan& plan) {
+  note(s, index, k <= plan.operations.size() ? plan.operations[k - 1] : "");
   s.machine->restore_isolation(k);
   (void)s.machine->write_memory(persistent.first, start.persistent);
   s.machine->set_cycle_counter(start.cyccnt);
@@ -161,6 +168,7 @@ util::Result<Attempt> attempt(const SlotPlan& plan, const SessionFactory& make_s
   };
 
   // Boot, the snapshot, the KAT phase.
+  note(m0, 0, "known-answer tests");
   m0.outcome = m0.machine->run(budget);
   if (!m0.outcome.pause) {  // no snapshot: the image ran whole (or stopped before it)
     pieces.push_back(take_piece(m0, 0, Mark{}, persistent));
@@ -192,7 +200,7 @@ util::Result<Attempt> attempt(const SlotPlan& plan, const SessionFactory& make_s
   if (extra_machines == 0) {
     uint64_t cumulative = prefix_cycles;
     for (uint32_t k = 1; k <= n; ++k) {
-      slots[k - 1] = run_slot(m0, 0, k, start, persistent, left(budget, cumulative));
+      slots[k - 1] = run_slot(m0, 0, k, start, persistent, left(budget, cumulative), plan);
       cumulative += slots[k - 1]->cycles;
       ++accepted;
       if (!paused_for(*slots[k - 1], k + 1)) break;
@@ -202,7 +210,8 @@ util::Result<Attempt> attempt(const SlotPlan& plan, const SessionFactory& make_s
     std::atomic<bool> broken{false};
     auto work = [&](SimSession& s, size_t index) {
       for (uint32_t k = next.fetch_add(1); k <= n && !broken; k = next.fetch_add(1))
-        slots[k - 1] = run_slot(s, index, k, start, persistent, left(budget, prefix_cycles));
+        slots[k - 1] = run_slot(s, index, k, start, persistent, left(budget, prefix_cycles), plan);
+      note(s, index, "");
     };
     for (unsigned i = 0; i < extra_machines; ++i) sessions.push_back(nullptr);
     std::vector<std::exception_ptr> errors(extra_machines);
@@ -217,6 +226,7 @@ util::Result<Attempt> attempt(const SlotPlan& plan, const SessionFactory& make_s
           }
           SimSession& s = **made;
           s.machine->set_isolation_pauses(true);
+          note(s, i + 1, "booting");
           s.outcome = s.machine->run(budget);
           // The same image and parameters boot to the same snapshot; anything else is a bug
           // the single machine must not inherit.
@@ -290,6 +300,7 @@ util::Result<Attempt> attempt(const SlotPlan& plan, const SessionFactory& make_s
   if (accepted == n && paused_for(pieces.back(), n + 1)) {
     uint64_t cumulative = 0;
     for (const Piece& p : pieces) cumulative += p.cycles;
+    note(m0, 0, "");
     m0.machine->restore_isolation(n + 1);
     (void)m0.machine->write_memory(persistent.first, final_persistent);
     m0.machine->set_cycle_counter(start.cyccnt);

@@ -26,6 +26,7 @@
 #include "target/target.h"
 #include "util/core_budget.h"
 #include "util/error.h"
+#include "util/run_meter.h"
 
 namespace fathom::target {
 
@@ -36,6 +37,9 @@ struct SimSession {
   std::unique_ptr<profile::MemoryWatch> watch;         // null: no memory watch
   std::unique_ptr<profile::PrimitiveShareRecorder> share;  // null: no primitive share
   sim::RunOutcome outcome;  // as of the machine's last stop
+  // Where the run's progress is shown (the machine's live counter is the factory's to set);
+  // null: nowhere. run_slots says there which slot each machine runs.
+  util::RunMeter* meter = nullptr;
 };
 
 // Makes a session: a loaded machine with the run parameters written, its observers attached.

@@ -2,7 +2,8 @@
 """Renders a `fathom report` page in headless Chromium and checks its DOM against the JSON.
 
 usage: report_dom.py CHROMIUM REPORT.html RESULTS.json OUT_DIR [--compare A.json]
-       [--flames N] [--differential N] [--workflows] [--fairness N]
+       [--flames N] [--differential N] [--comparison N] [--diagnoses N] [--changed OP]
+       [--notes N] [--trend-runs RUN.json...] [--workflows] [--fairness N]
 
 Loads the page (file://, no network: the page must be self-contained), dumps the rendered DOM
 and a screenshot (OUT_DIR/report.png) and asserts, reading the DOM as a person reads the page:
@@ -12,7 +13,12 @@ figures as printed numbers; each operation with cycles has a bar chart whose bar
 JSON's medians; the heat map's cells are the ratios of the medians to the baseline image's; the
 comparison rows are B's and A's medians; N flame graphs (of which N differential) whose root
 frame spans the full width and whose frames' cycles add up (a child never exceeds its parent);
-the workflows' stacked bars are their steps' cycles; the fairness rows and verdicts.
+the workflows' stacked bars are their steps' cycles; the fairness rows and verdicts; N
+diagnosis tables, each operation's change its cycles' change, and for a changed operation (OP)
+function rows whose self-cycle change is B's minus A's and whose shares add up to what the
+heading says is explained; N notes on what was not profiled; and, with --trend-runs (the stored
+runs' results in the order they were stored), one trend chart per operation whose points per
+image are the medians of those runs.
 """
 import argparse
 import html.parser
@@ -102,6 +108,11 @@ def main():
     p.add_argument("--compare")
     p.add_argument("--flames", type=int, default=0)
     p.add_argument("--differential", type=int, default=0)
+    p.add_argument("--comparison", type=int, default=0)
+    p.add_argument("--diagnoses", type=int, default=0)
+    p.add_argument("--changed")
+    p.add_argument("--notes", type=int, default=0)
+    p.add_argument("--trend-runs", nargs="*")
     p.add_argument("--workflows", action="store_true")
     p.add_argument("--fairness", type=int, default=0)
     p.add_argument("--screenshot", default="report.png")
@@ -204,13 +215,17 @@ def main():
         comp = rows("comparison")
         expect = []
         for im in d["images"]:
+            # fathom compare's pairing: same configuration and board, else one image each
             oim = next((x for x in other["images"] if x["configuration"] == im["configuration"] and x["board"] == im["board"]), None)
+            if not oim and len(other["images"]) == 1 == len(d["images"]):
+                oim = other["images"][0]
             if not oim:
                 continue
+            label = image_name(im) if oim is not None and image_name(oim) == image_name(im) else f"{image_name(im)} (A: {image_name(oim)})"
             for o in im["operations"]:
                 ao = next((x for x in oim["operations"] if x["operation"] == o["operation"]), None)
                 if ao:
-                    expect.append((o["operation"], image_name(im), median(ao, "cycles"), median(o, "cycles")))
+                    expect.append((o["operation"], label, median(ao, "cycles"), median(o, "cycles")))
         check(len(comp) == len(expect) and expect, f"{len(comp)} comparison rows for {len(expect)}")
         for r, (name, image, av, bv) in zip(comp, expect):
             check(r[:4] == [name, image, grouped(av), grouped(bv)], f"comparison row {r} for {(name, image, av, bv)}")
@@ -238,6 +253,75 @@ def main():
             w = float(g.find_all(lambda n: n.tag == "rect")[0].attrs["width"])
             check(w <= width + 0.01, f"a frame wider than the graph in {f.attrs}")
 
+    comps = [f for f in flames if f.attrs.get("data-kind") == "comparison"]
+    check(len(comps) == a.comparison, f"{len(comps)} comparison flame graphs, expected {a.comparison}")
+    notes = root.find_all(lambda n: n.tag == "p" and n.has_class("profile-note"))
+    check(len(notes) == a.notes, f"{len(notes)} notes on what was not profiled, expected {a.notes}: "
+          + "; ".join(n.all_text() for n in notes))
+
+    number = lambda t: int(t.replace(",", "").replace("+", "").replace("−", "-"))
+    diags = root.find_all(lambda n: n.tag == "div" and n.has_class("diagnosis"))
+    check(len(diags) == a.diagnoses, f"{len(diags)} diagnosis tables, expected {a.diagnoses}")
+    changed_seen = False
+    for dg in diags:
+        summary = dg.find_all(lambda n: n.tag == "table" and n.has_class("diagnosis-summary"))
+        check(len(summary) == 1, f"diagnosis {dg.attrs}: {len(summary)} summary tables")
+        for tr in summary[0].find_all(lambda n: n.tag == "tr"):
+            r = [td.all_text() for td in tr.find_all(lambda n: n.tag == "td")]
+            if not r:
+                continue
+            ca, cb = number(r[1]), number(r[2])
+            if r[5] == "unchanged":
+                check(r[3] == "+0.00 %" or abs(cb - ca) * 200 <= ca, f"diagnosis {dg.attrs}: row {r} is unchanged")
+                continue
+            pct = (cb - ca) * 100 / ca
+            check(r[3] == f"{'+' if pct >= 0 else ''}{pct:.2f} %", f"diagnosis row {r}: change for {ca} → {cb}")
+            op_divs = [o for o in dg.find_all(lambda n: n.tag == "div" and n.has_class("diagnosis-operation"))
+                   if o.attrs.get("data-operation") == r[0]]
+            check(len(op_divs) == 1, f"diagnosis {dg.attrs}: changed {r[0]} has {len(op_divs)} function tables")
+            fn_rows = [[td.all_text() for td in tr2.find_all(lambda n: n.tag == "td")]
+                       for tr2 in op_divs[0].find_all(lambda n: n.tag == "tr")]
+            fn_rows = [x for x in fn_rows if x]
+            check(fn_rows, f"changed {r[0]}: no function rows")
+            share = 0.0
+            for f in fn_rows:
+                check(number(f[3]) == number(f[2]) - number(f[1]), f"{r[0]}: function row {f}: Δ self")
+                share += float(f[4])
+            explained = float(r[4])
+            check(abs(share - explained) <= 0.1 * len(fn_rows) + 0.05,
+                  f"{r[0]}: function shares add up to {share:.1f} %, heading says {explained} %")
+            if r[0] == a.changed:
+                changed_seen = True
+    if a.changed:
+        check(changed_seen, f"no diagnosis shows {a.changed} changed")
+
+    if a.trend_runs is not None:
+        stored = [json.load(open(f)) for f in a.trend_runs]
+        charts_t = root.find_all(lambda n: n.tag == "div" and n.has_class("trend-chart"))
+        want_ops = []
+        for run in stored:
+            for im in run["images"]:
+                for o in im["operations"]:
+                    if o["operation"] not in want_ops and any(o["operation"] == x["operation"] for x in d["images"][0]["operations"]):
+                        want_ops.append(o["operation"])
+        got_ops = [c.attrs["data-operation"] for c in charts_t]
+        check(sorted(got_ops) == sorted(want_ops), f"trend charts {got_ops}, expected {want_ops}")
+        for c in charts_t:
+            for series in c.find_all(lambda n: n.tag == "g" and n.has_class("series")):
+                key = series.attrs["data-image"]
+                values = [float(x.attrs["data-value"]) for x in series.find_all(lambda n: n.tag == "circle")]
+                expect = []
+                for run in stored:
+                    for im in run["images"]:
+                        if image_name(im) != key:
+                            continue
+                        for o in im["operations"]:
+                            if o["operation"] == c.attrs["data-operation"] and median(o, "cycles") is not None:
+                                expect.append(float(median(o, "cycles")))
+                check(values == expect, f'trend {c.attrs["data-operation"]} {key}: points {values}, stored {expect}')
+        current = root.find_all(lambda n: n.tag == "circle" and n.has_class("current"))
+        check(current, "no point of this report's run is marked")
+
     if a.workflows:
         flows = [w for w in d["workflows"] if not w.get("error")]
         groups = root.find_all(lambda n: n.tag == "g" and n.has_class("workflow"))
@@ -253,7 +337,8 @@ def main():
         for r, c in zip(fair, d["fairness"]):
             check(r[5] == ("passed" if c["passed"] else "FAILED"), f"fairness verdict {r}")
     print(f"report_dom: {a.report}: {len(ops)} operation rows, {len(charts)} bar charts, "
-          f"{len(cells)} heat-map cells, {len(flames)} flame graphs ({len(diffs)} differential); screenshot {shot}")
+          f"{len(cells)} heat-map cells, {len(flames)} flame graphs ({len(diffs)} differential, "
+          f"{len(comps)} comparison), {len(diags)} diagnosis tables; screenshot {shot}")
 
 
 if __name__ == "__main__":

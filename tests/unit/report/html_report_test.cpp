@@ -53,5 +53,49 @@ TEST(HtmlReport, PageEmbedsEverythingAndNoNameEndsItsScript) {
   EXPECT_NE(html.find("\"operation\":\"sha256_1k\""), std::string::npos);
 }
 
+// The page's data carries the diagnosis tables, the notes on what was not profiled and the
+// trend, under the names the page's script reads.
+TEST(HtmlReport, DataCarriesDiagnosesNotesAndTrend) {
+  model::RunResult run = model::fixture::full_run();
+  HtmlReport page;
+  page.result = &run;
+  page.result_label = "run 4 'nightly'";
+  FlameGraph f;
+  f.configuration = "wolfssl";
+  f.board = "sim-m33";
+  f.operation = "sha256_1k";
+  f.kind = FlameGraph::Kind::kComparison;
+  f.against = "wolfssl @ sim-m33 in a.json";
+  f.tree = {{"name", "main"}, {"value", 10}, {"delta", 2}};
+  page.flames.push_back(f);
+  page.diagnoses.push_back({"comparison", "wolfssl @ sim-m33 in a.json", "wolfssl @ sim-m33",
+                            nlohmann::ordered_json::array({{{"operation", "sha256_1k"}}})});
+  page.profile_notes.push_back("A's mbedtls @ sim-m33: not profiled");
+  page.trend = {{"metric", "cycles"}, {"runs", nlohmann::ordered_json::array()}};
+  std::ostringstream out;
+  write_html_report(page, HtmlAssets{}, out);
+  const std::string html = out.str();
+  const std::string open = "<script type=\"application/json\" id=\"fathom-data\">";
+  const size_t at = html.find(open);
+  ASSERT_NE(at, std::string::npos);
+  const size_t end = html.find("</script>", at);
+  const auto data = nlohmann::json::parse(html.substr(at + open.size(), end - at - open.size()));
+  EXPECT_EQ(data["result_label"], "run 4 'nightly'");
+  EXPECT_EQ(data["flames"][0]["kind"], "comparison");
+  EXPECT_EQ(data["flames"][0]["against"], "wolfssl @ sim-m33 in a.json");
+  EXPECT_EQ(data["diagnoses"][0]["kind"], "comparison");
+  EXPECT_EQ(data["diagnoses"][0]["image_b"], "wolfssl @ sim-m33");
+  EXPECT_EQ(data["diagnoses"][0]["operations"][0]["operation"], "sha256_1k");
+  EXPECT_EQ(data["profile_notes"][0], "A's mbedtls @ sim-m33: not profiled");
+  EXPECT_EQ(data["trend"]["metric"], "cycles");
+
+  HtmlReport plain;
+  plain.result = &run;
+  std::ostringstream plain_out;
+  write_html_report(plain, HtmlAssets{}, plain_out);
+  EXPECT_NE(plain_out.str().find("\"trend\":null"), std::string::npos);
+  EXPECT_NE(plain_out.str().find("\"diagnoses\":[]"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace fathom::report
