@@ -88,7 +88,10 @@ util::Result<std::string> build_key(const BuildKeyInputs& in) {
 std::vector<fs::path> files_below(const fs::path& dir) {
   std::vector<fs::path> out;
   std::error_code ec;
-  for (auto it = fs::recursive_directory_iterator(dir, ec);
+  // Linked directories are followed: a FATHOM_HOME view made of links to a tree's directories
+  // lists the tree's files under the view's names (the same key once relocated).
+  for (auto it = fs::recursive_directory_iterator(
+           dir, fs::directory_options::follow_directory_symlink, ec);
        !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
     const fs::path relative = it->path().lexically_relative(dir);
     if (hidden(relative)) {
@@ -98,6 +101,30 @@ std::vector<fs::path> files_below(const fs::path& dir) {
     if (it->is_regular_file(ec)) out.push_back(it->path());
   }
   std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::vector<fs::path> firmware_key_files(const fs::path& firmware_dir,
+                                         const fs::path& board_directory) {
+  // A board description is read by fathom, never by the compiler: what a build takes from it
+  // (flags, defines, sources, linker script, memory map, stack) is in the generated files.
+  auto description = [&](const fs::path& f) {
+    if (f.extension() != ".toml") return false;
+    const fs::path dir = f.parent_path().lexically_normal();
+    return dir == board_directory.lexically_normal() ||
+           (f.filename() == "board.toml" &&
+            dir.parent_path() == (firmware_dir / "boards").lexically_normal());
+  };
+  std::vector<fs::path> out;
+  auto add = [&](const fs::path& dir) {
+    for (auto& f : files_below(dir))
+      if (!description(f.lexically_normal())) out.push_back(std::move(f));
+  };
+  add(firmware_dir);
+  const fs::path board = board_directory.lexically_normal();
+  const fs::path fw = firmware_dir.lexically_normal();
+  const auto rel = board.lexically_relative(fw);
+  if (rel.empty() || rel.begin()->string() == "..") add(board_directory);  // a board from --board FILE
   return out;
 }
 

@@ -64,6 +64,15 @@ util::Result<std::string> build_key(const BuildKeyInputs& inputs);
 // entries (".git", editor swap files) are skipped. A missing directory gives an empty list.
 std::vector<std::filesystem::path> files_below(const std::filesystem::path& dir);
 
+// The firmware files an image's key hashes: every file below `firmware_dir` and, for a board
+// described outside it (--board FILE), below `board_directory`, except the board descriptions
+// (boards/<name>/board.toml, the .toml files in `board_directory`). Everything a build takes from
+// a board description reaches the key through the generated files (build.ninja, memory.ld), so
+// a board's run-time settings ([serial], [qemu], clock, timing) or another board's edits do not
+// rebuild images.
+std::vector<std::filesystem::path> firmware_key_files(const std::filesystem::path& firmware_dir,
+                                                      const std::filesystem::path& board_directory);
+
 // A SHA-256 over the relative paths and contents of every file below `root` (hidden entries
 // skipped): the identity of a source tree that has no pinned archive (an env override).
 util::Result<std::string> source_tree_digest(const std::filesystem::path& root);

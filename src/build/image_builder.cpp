@@ -470,8 +470,7 @@ util::Result<BuiltImage> build_image(const ImageRequest& req, const Toolchain& t
     for (const fs::path& dir : {a.gen_dir, a.lib.directory})
       for (auto& f : files_below(dir)) key_inputs.files.push_back(std::move(f));
   }
-  for (const fs::path& dir : {fw, board.directory})
-    for (auto& f : files_below(dir)) key_inputs.files.push_back(std::move(f));
+  for (auto& f : firmware_key_files(fw, board.directory)) key_inputs.files.push_back(std::move(f));
   auto key = build_key(key_inputs);
   if (!key) return tl::unexpected(key.error());
   const bool reused = manifest_matches(image_dir, *key, elf_path);

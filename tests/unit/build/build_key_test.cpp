@@ -203,6 +203,73 @@ TEST_F(BuildKeyTest, TheTreeSortingBeforeOrAfterTheCacheGivesTheSameKey) {
   for (const fs::path& p : {cache, before, after}) fs::remove_all(p);
 }
 
+// A firmware tree for firmware_key_files: a harness, two boards with a source each.
+void write_tree(const fs::path& fw) {
+  for (const char* d : {"harness", "boards/a", "boards/b", "boards/common"})
+    fs::create_directories(fw / d);
+  std::ofstream(fw / "harness" / "h.c", std::ios::binary) << "int h;\n";
+  std::ofstream(fw / "boards" / "common" / "c.h", std::ios::binary) << "#define C 1\n";
+  for (const char* b : {"a", "b"}) {
+    std::ofstream(fw / "boards" / b / "board.toml", std::ios::binary) << "name = \"" << b << "\"\n";
+    std::ofstream(fw / "boards" / b / "start.c", std::ios::binary) << "int s;\n";
+  }
+}
+
+TEST_F(BuildKeyTest, FirmwareKeyFilesLeaveOutBoardDescriptions) {
+  const fs::path fw = dir_ / "firmware";
+  write_tree(fw);
+  auto names = [&](const fs::path& root, const std::vector<fs::path>& files) {
+    std::vector<std::string> out;
+    for (const auto& f : files) out.push_back(f.lexically_relative(root).string());
+    return out;
+  };
+  const auto files = firmware_key_files(fw, fw / "boards" / "a");
+  EXPECT_EQ(names(fw, files),
+            (std::vector<std::string>{"boards/a/start.c", "boards/b/start.c", "boards/common/c.h",
+                                      "harness/h.c"}));
+  // Another board's description, or this board's run-time settings, do not change the key...
+  BuildKeyInputs in = inputs();
+  in.files = files;
+  const std::string before = key(in);
+  std::ofstream(fw / "boards" / "a" / "board.toml", std::ios::app) << "[serial]\nport = \"/dev/x\"\n";
+  std::ofstream(fw / "boards" / "b" / "board.toml", std::ios::app) << "clock_hz = 1\n";
+  in.files = firmware_key_files(fw, fw / "boards" / "a");
+  EXPECT_EQ(key(in), before);
+  // ...a board's source does.
+  std::ofstream(fw / "boards" / "b" / "start.c", std::ios::app) << "int t;\n";
+  EXPECT_NE(key(in), before);
+
+  // A board described outside the tree (--board FILE): its directory's files join, its
+  // description does not.
+  const fs::path mine = dir_ / "my-board";
+  fs::create_directories(mine);
+  std::ofstream(mine / "part.toml", std::ios::binary) << "name = \"mine\"\n";
+  std::ofstream(mine / "part_start.c", std::ios::binary) << "int p;\n";
+  const auto outside = names(dir_, firmware_key_files(fw, mine));
+  EXPECT_EQ(std::count(outside.begin(), outside.end(), "my-board/part_start.c"), 1);
+  EXPECT_EQ(std::count(outside.begin(), outside.end(), "my-board/part.toml"), 0);
+}
+
+TEST_F(BuildKeyTest, AViewOfLinkedDirectoriesGivesTheTreesKey) {
+  // FATHOM_HOME made of links to a tree's directories, plus a board of its own (as the serial
+  // tests make it): an image of one of the tree's boards has the tree's key.
+  const fs::path tree = dir_ / "tree", view = dir_ / "view";
+  write_tree(tree / "firmware");
+  fs::create_directories(view / "firmware" / "boards" / "mine");
+  fs::create_directory_symlink(tree / "firmware" / "harness", view / "firmware" / "harness");
+  for (const char* b : {"a", "b", "common"})
+    fs::create_directory_symlink(tree / "firmware" / "boards" / b, view / "firmware" / "boards" / b);
+  std::ofstream(view / "firmware" / "boards" / "mine" / "board.toml", std::ios::binary)
+      << "name = \"mine\"\n[serial]\nport = \"" << view.string() << "/tty\"\n";
+  auto key_at = [&](const fs::path& root) {
+    BuildKeyInputs in = inputs();
+    in.files = firmware_key_files(root / "firmware", root / "firmware" / "boards" / "a");
+    in.roots = {{root, "<fathom>"}};
+    return key(in);
+  };
+  EXPECT_EQ(key_at(view), key_at(tree));
+}
+
 TEST(NinjaFileUnquoted, GivesTheArgumentsAsTheToolsReceiveThem) {
   EXPECT_EQ(NinjaFile::unquoted(NinjaFile::path("/a:b c/$x.c")), "/a:b c/$x.c");
   EXPECT_EQ(NinjaFile::unquoted(NinjaFile::shell_arg("-I/it's a $dir")), "-I/it's a $dir");
