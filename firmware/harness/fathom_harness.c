@@ -42,7 +42,7 @@
  * code's copy from flash would overwrite what the simulator wrote. */
 __attribute__((used, section(".rodata.fathom_params"))) const volatile fathom_params_t
     fathom_params = {
-    FATHOM_PARAMS_MAGIC, FATHOM_DEFAULT_RUNS, FATHOM_DEFAULT_WARMUP, "", {0}, 0};
+    FATHOM_PARAMS_MAGIC, FATHOM_DEFAULT_RUNS, FATHOM_DEFAULT_WARMUP, "", {0}, 0, 0};
 
 extern const fathom_op *const __start_fathom_ops[];
 extern const fathom_op *const __stop_fathom_ops[];
@@ -318,8 +318,21 @@ static void time_operation(size_t i, uint32_t runs, uint32_t warmup, int replay_
 #else
   const uint32_t min_runs = op->min_runs;
 #endif
-  const uint32_t op_runs = min_runs > asked ? min_runs : asked;
-  if (min_runs != 0) {
+  /* Secret variants (`fathom ct`): one run per variant of the secret, the public inputs of
+   * run index 0 in every run, exactly the runs asked for. */
+  const int secret_variants = fathom_params.magic == FATHOM_PARAMS_MAGIC &&
+                              (fathom_params.flags & FATHOM_PARAM_SECRET_VARIANTS) != 0 &&
+                              op->secret != NULL;
+  const uint32_t op_runs = !secret_variants && min_runs > asked ? min_runs : asked;
+  /* The control (FATHOM_PARAM_SECRET_FIXED): variant secret_first in every run, so that what
+   * varies besides the secret (a library's own random blinding) shows on its own. */
+  const uint32_t secret_step = (fathom_params.flags & FATHOM_PARAM_SECRET_FIXED) != 0 ? 0u : 1u;
+  if (secret_variants) {
+    fathom_rec_begin("SECRETS");
+    fathom_rec_str(op->name);
+    fathom_rec_u32(op_runs);
+    fathom_rec_end();
+  } else if (min_runs != 0) {
     fathom_rec_begin("INPUTS");
     fathom_rec_str(op->name);
     fathom_rec_u32(op_runs);
@@ -327,8 +340,9 @@ static void time_operation(size_t i, uint32_t runs, uint32_t warmup, int replay_
   }
   int failed = 0;
   for (uint32_t w = 0; w < warmup && !failed; ++w) {
-    current_run_index = w;
-    failed = op->run() != 0;
+    current_run_index = secret_variants ? 0 : w;
+    failed = (secret_variants && op->secret(fathom_params.secret_first + secret_step * w) != 0) ||
+             op->run() != 0;
   }
   /* On a simulated target the first timed run (run index 0, as the memory run's) measures
    * stack and heap too, so no extra run is needed; its heap counters are taken right after. */
@@ -337,7 +351,11 @@ static void time_operation(size_t i, uint32_t runs, uint32_t warmup, int replay_
   uint32_t peak_stack = 0;
   fathom_heap_stats heap = {0};
   for (uint32_t r = 0; r < op_runs && !failed; ++r) {
-    current_run_index = r;
+    current_run_index = secret_variants ? 0 : r;
+    if (secret_variants && op->secret(fathom_params.secret_first + secret_step * r) != 0) {
+      failed = 1;
+      break;
+    }
     uint32_t sample[2] = {0, 0};
     const int rc = timed_run(op, in_timed_run && r == 0, sample);
     if (rc != 0) {

@@ -27,6 +27,12 @@ typedef struct fathom_op {
    * max(requested runs, min_runs) timed runs and announces them with an INPUTS record, so the
    * samples form a distribution over that many distinct inputs. */
   uint32_t min_runs;
+  /* Optional (NULL): for `fathom ct` (docs/CT.md), writes secret variant `variant` into the
+   * operation's secret inputs (a private key, a MAC tag to check, a plaintext), leaving every
+   * public input as setup made it; variant 0 is what setup made. Called outside the timed window
+   * before each run when the host asks for secret variants (a different variant per run); never
+   * in a plain run. Return 0 for success. */
+  int (*secret)(uint32_t variant);
 } fathom_op;
 
 /* Registers an operation: places a pointer to it in the .fathom_ops section the harness walks.

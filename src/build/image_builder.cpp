@@ -350,7 +350,7 @@ util::Result<BuiltImage> build_image(const ImageRequest& req, const Toolchain& t
   };
   std::vector<ImageSource> sources;
   for (const char* f : {"fathom_harness.c", "fathom_heap.c", "fathom_random.c",
-                        "fathom_protocol.c"})
+                        "fathom_protocol.c", "fathom_ct_fixtures.c"})
     sources.push_back({fw / "harness" / f, ""});
   for (const auto& f : board.firmware_sources) sources.push_back({board.directory / f, ""});
   for (const auto& a : archives) {

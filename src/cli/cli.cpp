@@ -65,6 +65,7 @@ int run(int argc, char** argv) {
   register_diagnose_command(app, state);
   register_compare_command(app, state);
   register_report_command(app, state);
+  register_ct_command(app, state);
   // Every command: how much it says on stderr besides results, warnings and errors.
   for (CLI::App* cmd : app.get_subcommands([](CLI::App*) { return true; })) {
     auto* quiet = cmd->add_flag_callback(

@@ -34,5 +34,6 @@ int diagnose_configurations(const std::string& suite, const std::vector<std::str
                             const std::vector<std::string>& operations, double threshold_percent);
 void register_compare_command(CLI::App& app, CommandState& state);
 void register_report_command(CLI::App& app, CommandState& state);
+void register_ct_command(CLI::App& app, CommandState& state);
 
 }  // namespace fathom::cli

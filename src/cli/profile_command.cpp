@@ -368,8 +368,13 @@ int profile_elf(const ProfileFlags& flags) {
 
 ProfiledImage profile_image(const model::Suite& suite, const std::string& configuration,
                             const std::string& board, const std::vector<std::string>& operations,
-                            uint32_t runs, bool qemu_engine) {
+                            uint32_t runs, bool qemu_engine,
+                            std::optional<uint32_t> secret_variant) {
   pipeline::RunOptions options;
+  if (secret_variant) {
+    options.secret_variants = true;
+    options.secret_first = *secret_variant;
+  }
   if (!configuration.empty()) options.configurations = {configuration};
   else if (!suite.configurations.empty()) options.configurations = {suite.configurations.front().name};
   options.operations = operations;

@@ -1,6 +1,7 @@
 #pragma once
 // Running a suite image with the profiler watching (fathom profile, fathom diagnose).
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,9 +21,12 @@ struct ProfiledImage {
 // first) with `operations` (empty: the suite's), `runs` timed runs and no warm-up, with a call
 // tracker on the run. On the simulator whatever the board's own target; with `qemu_engine`, on
 // QEMU 10 with fathom's engine, whose plugin runs the same call tracker (a QEMU board only; a
-// usage error otherwise). Throws util::FatalError when nothing could run.
+// usage error otherwise). With `secret_variant` (`fathom ct`), an operation with a secret hook
+// runs that variant of its secret (and the next ones in later runs), its public inputs fixed.
+// Throws util::FatalError when nothing could run.
 ProfiledImage profile_image(const model::Suite& suite, const std::string& configuration,
                             const std::string& board, const std::vector<std::string>& operations,
-                            uint32_t runs, bool qemu_engine = false);
+                            uint32_t runs, bool qemu_engine = false,
+                            std::optional<uint32_t> secret_variant = std::nullopt);
 
 }  // namespace fathom::cli

@@ -86,6 +86,10 @@ struct OperationResult {
   // then a distribution over inputs (e.g. ML-DSA signing over that many messages), not
   // repetitions of one input. 0: every run repeated the same input.
   uint32_t distinct_inputs = 0;
+  // Non-zero when each timed run used another variant of the operation's secret, its public
+  // inputs fixed (the firmware's SECRETS record, `fathom ct`): the number of variants, equal to
+  // the timed runs. Not in results.json (a plain run never asks for variants).
+  uint32_t secret_variants = 0;
   // The timed runs the host asked the harness for and why (pipeline/run_selection.h); 0 and
   // kUnknown when not recorded. The harness may make more (distinct_inputs above).
   uint32_t requested_runs = 0;

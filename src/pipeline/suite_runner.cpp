@@ -240,7 +240,7 @@ util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOpt
           select_runs(selection_inputs, image_operations.empty() ? *offered : image_operations);
       std::map<std::string, uint32_t> operation_runs;
       for (const auto& [op, chosen] : selected)
-        if (chosen.runs != runs) operation_runs[op] = chosen.runs;
+        if (chosen.runs != runs && !options.secret_variants) operation_runs[op] = chosen.runs;
 
       // The result cache (pipeline/result_cache.h): same image, board, parameters, target
       // settings and fathom executable give the same results on a deterministic target. A
@@ -258,7 +258,7 @@ util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOpt
         return key;
       };
       auto key_on = [&](const target::Target& on) -> std::string {
-        if (!cache || !on.deterministic()) return {};
+        if (!cache || !on.deterministic() || options.secret_variants) return {};
         auto board_text = board_description(*board);
         if (!board_text) return {};
         ResultKeyInputs key;
@@ -289,6 +289,9 @@ util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOpt
       params.warmup = warmup;
       params.operations = image_operations;
       params.cycle_budget = suite.cycle_budget;
+      params.secret_variants = options.secret_variants;
+      params.secret_first = options.secret_first;
+      params.secret_fixed = options.secret_fixed;
       // One measurement of the image on `on` into `into` (its figures and what the
       // measurement knows of its provenance), gated like every result; the target's protocol
       // errors are returned.

@@ -53,6 +53,12 @@ struct RunOptions {
   // Measure every image again even if the result cache holds its result (the new result
   // replaces it).
   bool fresh = false;
+  // `fathom ct`: every operation makes exactly the timed runs asked for (no fewer for a fixed
+  // input), those with a secret hook one per variant of their secret
+  // (target::RunParameters::secret_variants). Such results are never cached.
+  bool secret_variants = false;
+  uint32_t secret_first = 0;  // the variant of timed run 0 (target::RunParameters::secret_first)
+  bool secret_fixed = false;  // the control: secret_first in every run (RunParameters::secret_fixed)
 };
 
 // What a run took from the caches (for a status line; the results say it per image too).

@@ -24,7 +24,7 @@ struct RecordShape {
   std::string_view fields;
 };
 
-constexpr std::array<RecordShape, 12> kShapes = {{
+constexpr std::array<RecordShape, 13> kShapes = {{
     {"HELLO", 7, "<protocol> <board> <config> <library> <library_version> <runs> <warmup>"},
     {"CAL", 2, "<t0> <t1>"},
     {"KAT", 3, "<op> <vector> PASS|FAIL"},
@@ -35,6 +35,7 @@ constexpr std::array<RecordShape, 12> kShapes = {{
     {"SKIP", 2, "<op> <reason>"},
     {"RUNS", 2, "<op> <runs>"},
     {"INPUTS", 2, "<op> <distinct_inputs>"},
+    {"SECRETS", 2, "<op> <variants>"},
     {"BYTES", 3, "<op> <object> <bytes>"},
     {"END", 2, "<kat_failures> <records>"},
 }};
@@ -265,6 +266,8 @@ class Decoder {
       on_runs(record);
     else if (record.type == "INPUTS")
       on_inputs(record);
+    else if (record.type == "SECRETS")
+      on_secrets(record);
     else if (record.type == "BYTES")
       on_bytes(record);
     else if (record.type == "END")
@@ -631,6 +634,32 @@ class Decoder {
     }
     st.inputs_runs = *count;
     op->distinct_inputs = *count;
+  }
+
+  // SECRETS <op> <n>: each of the n timed runs of `op` that follow uses another variant of its
+  // secret (`fathom ct`). The harness makes exactly the runs asked for, so n must equal them;
+  // it must precede the operation's samples.
+  void on_secrets(const Record& record) {
+    auto count = number32(record, 1, "variants");
+    if (!count) return;
+    model::OperationResult* op = timed_operation(record);
+    if (op == nullptr) return;
+    OperationState& st = state_of(op);
+    if (op->secret_variants != 0) {
+      error(record, fmt::format("second SECRETS for {}; ignored", op->operation));
+      return;
+    }
+    if (!st.runs_seen.empty()) {
+      error(record, fmt::format("SECRETS for {} after its first SAMPLE; ignored", op->operation));
+      return;
+    }
+    if (*count == 0 || ((hello_seen_ || st.asked_runs) && *count != expected_runs(st))) {
+      error(record, fmt::format("SECRETS for {} announces {} variants, not {}'s {} runs; ignored",
+                                op->operation, *count, st.asked_runs ? "RUNS" : "HELLO",
+                                expected_runs(st)));
+      return;
+    }
+    op->secret_variants = *count;
   }
 
   // BYTES <op> <object> <bytes>: the size of an object `op` produces or consumes; sent from

@@ -13,14 +13,18 @@ namespace fathom::target {
 namespace {
 
 // Layout of the harness's `fathom_params` object (firmware/harness/fathom_params.h).
-// The magic names the layout: "FTH3" ("FTHP" had no op_runs, "FTH2" no flags).
-constexpr uint32_t kParamsMagic = 0x33485446u;
+// The magic names the layout: "FTH4" ("FTHP" had no op_runs, "FTH2" no flags, "FTH3" no
+// secret_first).
+constexpr uint32_t kParamsMagic = 0x34485446u;
 constexpr size_t kOnlyOpsBytes = 512;
 constexpr size_t kMaxOps = 64;  // FATHOM_MAX_OPS
 constexpr size_t kOpRunsOffset = 12 + kOnlyOpsBytes;
 constexpr size_t kFlagsOffset = kOpRunsOffset + 4 * kMaxOps;
-constexpr size_t kParamsBytes = kFlagsOffset + 4;
+constexpr size_t kSecretFirstOffset = kFlagsOffset + 4;
+constexpr size_t kParamsBytes = kSecretFirstOffset + 4;
 constexpr uint32_t kFlagMemoryInTimedRun = 1;  // FATHOM_PARAM_MEMORY_IN_TIMED_RUN
+constexpr uint32_t kFlagSecretVariants = 2;    // FATHOM_PARAM_SECRET_VARIANTS
+constexpr uint32_t kFlagSecretFixed = 4;       // FATHOM_PARAM_SECRET_FIXED
 
 }  // namespace
 
@@ -43,7 +47,10 @@ util::Result<std::vector<uint8_t>> encode_parameter_bytes(
   put32(4, params.runs);
   put32(8, params.warmup);
   std::memcpy(bytes.data() + 12, only.data(), only.size());
-  put32(kFlagsOffset, params.memory_in_timed_run ? kFlagMemoryInTimedRun : 0);
+  put32(kFlagsOffset, (params.memory_in_timed_run ? kFlagMemoryInTimedRun : 0) |
+                          (params.secret_variants ? kFlagSecretVariants : 0) |
+                          (params.secret_variants && params.secret_fixed ? kFlagSecretFixed : 0));
+  put32(kSecretFirstOffset, params.secret_first);
   // Per-operation counts go by registry index, the harness's own numbering.
   for (const auto& [op, runs] : params.operation_runs) {
     const auto at = std::find(registry.begin(), registry.end(), op);

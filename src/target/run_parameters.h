@@ -22,10 +22,11 @@ namespace fathom::target {
 // the object holds, or a per-operation run count (RunParameters::operation_runs) for an
 // operation the image does not have, or of 0.
 //
-// Layout (little-endian 32-bit words, docs/PROTOCOL.md "Run parameters"): magic "FTH3", which
+// Layout (little-endian 32-bit words, docs/PROTOCOL.md "Run parameters"): magic "FTH4", which
 // names this layout; runs; warmup; only_ops (512 bytes, comma-separated names, NUL-padded);
 // op_runs[64], the timed runs of the operation at that index of the image's .fathom_ops
-// registry, 0 = `runs`; flags (bit 0: RunParameters::memory_in_timed_run).
+// registry, 0 = `runs`; flags (bit 0: RunParameters::memory_in_timed_run, bit 1:
+// RunParameters::secret_variants, bit 2: RunParameters::secret_fixed); secret_first (RunParameters::secret_first).
 struct EncodedParameters {
   uint32_t address = 0;
   std::vector<uint8_t> bytes;

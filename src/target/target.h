@@ -32,6 +32,12 @@ struct RunParameters {
   // run after them: for a simulated target (Target::deterministic()), where painting the stack
   // before the first counter read cannot change a count; a board keeps the extra run.
   bool memory_in_timed_run = false;
+  // `fathom ct` (docs/CT.md): an operation with a secret hook runs variant r of its secret in
+  // run r, its public inputs fixed, announced by a SECRETS record
+  // (OperationResult::secret_variants).
+  bool secret_variants = false;
+  uint32_t secret_first = 0;  // the variant of timed run 0 (run r: secret_first + r)
+  bool secret_fixed = false;  // with secret_variants: variant secret_first in every run (control)
   // The simulator stops the image after this many cycles; QEMU and serial targets use their
   // own time limits (board.toml [serial] timeouts).
   uint64_t cycle_budget = 2'000'000'000ULL;

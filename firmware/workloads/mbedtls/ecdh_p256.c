@@ -6,7 +6,9 @@
  *   too, so that repeated runs do not fill the key store; destroying a volatile key is a
  *   free() and a memset, small next to the scalar multiplication.
  * ecdh_p256_shared: timed = psa_raw_key_agreement of an imported private key (setup) with a
- *   fixed peer public key (one variable-base scalar multiplication plus the peer point check). */
+ *   fixed peer public key (one variable-base scalar multiplication plus the peer point check).
+ *   Its secret (`fathom ct`) is the private scalar: variant 0 is CAVP's dIUT, variant v > 0 a
+ *   scalar drawn from v, the peer's public key unchanged. */
 #include <stdint.h>
 
 #include "fathom_harness.h"
@@ -155,6 +157,28 @@ static int ecdh_shared_run(void) {
                                          P256_PUB_LEN, secret, sizeof secret, &secret_len));
 }
 
+/* Variant v of the private scalar (fathom_op.secret): 32 bytes of a xorshift stream seeded by
+ * v with its top bit cleared (so below the group order) and its lowest bit set (never 0). */
+static int ecdh_shared_secret(uint32_t variant) {
+  uint8_t d[32];
+  if (variant == 0) {
+    for (size_t i = 0; i < sizeof d; ++i) d[i] = ecdh_p256_vectors[0].diut[i];
+  } else {
+    uint64_t x = 0x9E3779B97F4A7C15ull ^ ((uint64_t)variant * 0xD1B54A32D192ED03ull);
+    for (size_t i = 0; i < sizeof d; ++i) {
+      x ^= x << 13;
+      x ^= x >> 7;
+      x ^= x << 17;
+      d[i] = (uint8_t)(x >> 32);
+    }
+    d[0] &= 0x7Fu;
+    d[31] |= 1u;
+  }
+  psa_destroy_key(ecdh_private_key);
+  ecdh_private_key = PSA_KEY_ID_NULL;
+  return wl_status(ecdh_import_private(d, &ecdh_private_key));
+}
+
 static void ecdh_shared_teardown(void) {
   psa_destroy_key(ecdh_private_key);
   ecdh_private_key = PSA_KEY_ID_NULL;
@@ -166,5 +190,6 @@ static const fathom_op op_ecdh_p256_shared = {
     .kat = ecdh_shared_kat,
     .run = ecdh_shared_run,
     .teardown = ecdh_shared_teardown,
+    .secret = ecdh_shared_secret,
 };
 FATHOM_REGISTER_OP(op_ecdh_p256_shared);

@@ -21,7 +21,7 @@ import struct
 import sys
 import zlib
 
-PARAMS_MAGIC = 0x33485446  # "FTH3" (firmware/harness/fathom_params.h)
+PARAMS_MAGIC = 0x34485446  # "FTH4" (firmware/harness/fathom_params.h)
 ONLY_OPS_BYTES = 512
 
 

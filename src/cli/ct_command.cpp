@@ -1,0 +1,317 @@
+// `fathom ct`: does this build leak its secrets through timing? Runs each operation once per
+// variant of its secret (the workload's `secret` hook, its public inputs fixed) on the
+// simulator and reports every cycle difference (analysis/timing_leak.h, docs/CT.md). Exit 4
+// when a leak is found, so CI can gate on it.
+#include <fmt/core.h>
+#include <unistd.h>
+
+#include <iostream>
+#include <map>
+#include <optional>
+#include <set>
+#include <nlohmann/json.hpp>
+
+#include "analysis/timing_leak.h"
+#include "cli/cli.h"
+#include "cli/commands.h"
+#include "cli/profile_session.h"
+#include "cli/suite_session.h"
+#include "compare/diagnosis.h"
+#include "report/summary.h"
+#include "report/text_table.h"
+#include "util/error.h"
+#include "util/terminal.h"
+
+namespace fathom::cli {
+namespace {
+
+using analysis::OperationTiming;
+using analysis::TimingVerdict;
+
+constexpr int kCtSchemaVersion = 1;
+
+struct CtFlags {
+  std::string suite;
+  std::vector<std::string> configurations;
+  std::vector<std::string> operations;
+  std::vector<std::string> boards;
+  int64_t variants = 32;
+  std::string format = "table";
+  int64_t jobs = 0;
+  bool explain = true;
+};
+
+// Where the fastest and slowest variant of a leaking operation part: the two variants profiled
+// alone (the call tracker on the simulator) and compared per function (compare/diagnosis.h,
+// with no threshold: one cycle is a change).
+struct Divergence {
+  uint32_t fast_variant = 0, slow_variant = 0;
+  uint64_t profile_cycles_fast = 0, profile_cycles_slow = 0;
+  std::vector<compare::FunctionDelta> functions;  // by share of the difference
+  std::string error;  // why there is no profile comparison; empty otherwise
+};
+
+constexpr size_t kDivergenceFunctions = 5;
+
+Divergence explain(const model::Suite& suite, const OperationTiming& t) {
+  Divergence d;
+  d.fast_variant = t.fastest_variant;
+  d.slow_variant = t.slowest_variant;
+  try {
+    ProfiledImage fast = profile_image(suite, t.configuration, t.board, {t.operation}, 1, false,
+                                       t.fastest_variant);
+    ProfiledImage slow = profile_image(suite, t.configuration, t.board, {t.operation}, 1, false,
+                                       t.slowest_variant);
+    compare::DiagnosisOptions options;
+    options.threshold_percent = 0;
+    options.coverage = 1.0;
+    options.max_functions = kDivergenceFunctions;
+    for (auto& op : compare::diagnose(fast.profiles, slow.profiles, options)) {
+      if (op.operation != t.operation) continue;
+      d.profile_cycles_fast = op.cycles_a;
+      d.profile_cycles_slow = op.cycles_b;
+      d.functions = std::move(op.functions);
+      return d;
+    }
+    d.error = "the profiles have no entry for the operation";
+  } catch (const util::FatalError& e) {
+    d.error = e.what();
+  }
+  return d;
+}
+
+std::string signed_cycles(int64_t v) {
+  return (v > 0 ? "+" : v < 0 ? "−" : "") + report::with_thousands(static_cast<uint64_t>(v < 0 ? -v : v));
+}
+
+void print_divergence(const OperationTiming& t, const Divergence& d) {
+  std::cout << fmt::format("\n{} ({} on {}): variant {} ({} cycles) against variant {} ({} cycles)",
+                           t.operation, t.configuration, t.board, d.fast_variant,
+                           report::with_thousands(t.min_cycles), d.slow_variant,
+                           report::with_thousands(t.max_cycles));
+  if (!d.error.empty()) {
+    std::cout << fmt::format(": not profiled ({})\n", d.error);
+    return;
+  }
+  if (d.functions.empty()) {
+    std::cout << ": their profiles do not differ per function\n";
+    return;
+  }
+  std::cout << ", where they differ:\n";
+  using report::ColumnFit;
+  report::TextTable table({{"function", false, ColumnFit::kShrink},
+                           {"self fast", true},
+                           {"self slow", true},
+                           {"difference", true},
+                           {"calls", true}});
+  for (const auto& f : d.functions)
+    table.add_row({f.function, report::with_thousands(static_cast<uint64_t>(f.exclusive_a)),
+                   report::with_thousands(static_cast<uint64_t>(f.exclusive_b)),
+                   signed_cycles(f.exclusive_b - f.exclusive_a),
+                   f.calls_a == f.calls_b ? report::with_thousands(f.calls_a)
+                                          : fmt::format("{} → {}", f.calls_a, f.calls_b)});
+  table.write(std::cout, util::terminal_columns(STDOUT_FILENO));
+}
+
+std::string cycles_range(const OperationTiming& t) {
+  if (t.verdict == TimingVerdict::kNotChecked) return "";
+  if (t.min_cycles == t.max_cycles) return report::with_thousands(t.min_cycles);
+  return report::with_thousands(t.min_cycles) + "–" + report::with_thousands(t.max_cycles);
+}
+
+void print_table(const std::vector<OperationTiming>& timings, uint32_t variants,
+                 const std::map<size_t, Divergence>& divergences) {
+  using report::ColumnFit;
+  report::TextTable table({{"operation", false, ColumnFit::kShrink},
+                           {"config", false, ColumnFit::kShrink},
+                           {"board", false, ColumnFit::kShrink},
+                           {"verdict"},
+                           {"variants", true},
+                           {"cycles", true},
+                           {"spread", true},
+                           {"distinct", true},
+                           {"note", false, ColumnFit::kOverflow}});
+  for (const auto& t : timings) {
+    std::string note = t.reason;
+    if (t.verdict == TimingVerdict::kLeak)
+      note = fmt::format("variant {} fastest, variant {} slowest{}", t.fastest_variant,
+                         t.slowest_variant,
+                         t.control ? "; constant with the secret fixed" : "; " + t.reason);
+    else if (t.verdict == TimingVerdict::kVaries)
+      note = fmt::format("also varies with the secret fixed ({} cycles): per-run randomness, "
+                         "not attributable by timing",
+                         report::with_thousands(t.control->max_cycles - t.control->min_cycles));
+    const bool checked = t.verdict != TimingVerdict::kNotChecked;
+    table.add_row({t.operation.empty() ? "(image)" : t.operation, t.configuration, t.board,
+                   std::string(analysis::to_string(t.verdict)),
+                   checked ? report::with_thousands(t.variants) : "", cycles_range(t),
+                   checked ? report::with_thousands(t.max_cycles - t.min_cycles) : "",
+                   checked ? report::with_thousands(t.distinct_cycle_counts) : "", note});
+  }
+  table.write(std::cout, util::terminal_columns(STDOUT_FILENO));
+  size_t leaks = 0, constant = 0, varies = 0, unchecked = 0;
+  for (const auto& t : timings) {
+    if (t.verdict == TimingVerdict::kLeak) ++leaks;
+    else if (t.verdict == TimingVerdict::kConstant) ++constant;
+    else if (t.verdict == TimingVerdict::kVaries) ++varies;
+    else ++unchecked;
+  }
+  const size_t checked = leaks + constant + varies;
+  std::cout << fmt::format(
+      "\n{} operation{} checked with {} secret variants each: {} leak{}, {} constant, {} "
+      "varying with the secret fixed; {} not checked\n",
+      checked, checked == 1 ? "" : "s", variants, leaks, leaks == 1 ? "" : "s", constant, varies,
+      unchecked);
+  for (const auto& [i, d] : divergences) print_divergence(timings[i], d);
+  if (!divergences.empty()) std::cout << "\n";
+  std::cout << "differential timing on the simulator: any cycle difference between variants is "
+               "a finding; constant means no difference over these variants and paths, not a "
+               "proof (docs/CT.md)\n";
+}
+
+void print_json(const std::vector<OperationTiming>& timings, uint32_t variants,
+                const std::string& suite, const std::map<size_t, Divergence>& divergences) {
+  nlohmann::ordered_json out;
+  out["schema_version"] = kCtSchemaVersion;
+  out["suite"] = suite;
+  out["variants"] = variants;
+  out["operations"] = nlohmann::ordered_json::array();
+  for (size_t i = 0; i < timings.size(); ++i) {
+    const OperationTiming& t = timings[i];
+    nlohmann::ordered_json o;
+    o["configuration"] = t.configuration;
+    o["board"] = t.board;
+    o["operation"] = t.operation.empty() ? nlohmann::ordered_json(nullptr)
+                                         : nlohmann::ordered_json(t.operation);
+    o["verdict"] = std::string(analysis::to_string(t.verdict));
+    o["reason"] = t.reason.empty() ? nlohmann::ordered_json(nullptr)
+                                   : nlohmann::ordered_json(t.reason);
+    const bool checked = t.verdict != TimingVerdict::kNotChecked;
+    auto number = [&](uint64_t v) {
+      return checked ? nlohmann::ordered_json(v) : nlohmann::ordered_json(nullptr);
+    };
+    o["variants"] = number(t.variants);
+    o["min_cycles"] = number(t.min_cycles);
+    o["max_cycles"] = number(t.max_cycles);
+    o["spread_cycles"] = number(t.max_cycles - t.min_cycles);
+    o["distinct_cycle_counts"] = number(t.distinct_cycle_counts);
+    o["fastest_variant"] = number(t.fastest_variant);
+    o["slowest_variant"] = number(t.slowest_variant);
+    o["fastest_instructions"] = t.fastest_instructions ? nlohmann::ordered_json(*t.fastest_instructions)
+                                                       : nlohmann::ordered_json(nullptr);
+    o["control_spread_cycles"] =
+        t.control ? nlohmann::ordered_json(t.control->max_cycles - t.control->min_cycles)
+                  : nlohmann::ordered_json(nullptr);
+    o["control_distinct_cycle_counts"] =
+        t.control ? nlohmann::ordered_json(t.control->distinct_cycle_counts)
+                  : nlohmann::ordered_json(nullptr);
+    o["slowest_instructions"] = t.slowest_instructions ? nlohmann::ordered_json(*t.slowest_instructions)
+                                                       : nlohmann::ordered_json(nullptr);
+    nlohmann::ordered_json divergence = nullptr;
+    if (const auto at = divergences.find(i); at != divergences.end()) {
+      const Divergence& d = at->second;
+      divergence = nlohmann::ordered_json::object();
+      divergence["fast_variant"] = d.fast_variant;
+      divergence["slow_variant"] = d.slow_variant;
+      divergence["error"] = d.error.empty() ? nlohmann::ordered_json(nullptr)
+                                            : nlohmann::ordered_json(d.error);
+      divergence["profile_cycles_fast"] = d.profile_cycles_fast;
+      divergence["profile_cycles_slow"] = d.profile_cycles_slow;
+      divergence["functions"] = nlohmann::ordered_json::array();
+      for (const auto& f : d.functions)
+        divergence["functions"].push_back({{"function", f.function},
+                                           {"self_cycles_fast", f.exclusive_a},
+                                           {"self_cycles_slow", f.exclusive_b},
+                                           {"total_cycles_fast", f.inclusive_a},
+                                           {"total_cycles_slow", f.inclusive_b},
+                                           {"calls_fast", f.calls_a},
+                                           {"calls_slow", f.calls_b}});
+    }
+    o["divergence"] = std::move(divergence);
+    out["operations"].push_back(std::move(o));
+  }
+  std::cout << out.dump(2) << "\n";
+}
+
+int run(const CtFlags& flags) {
+  const model::Suite suite = load_suite_or_throw(flags.suite);
+  pipeline::RunOptions options;
+  options.configurations = flags.configurations;
+  options.operations = flags.operations;
+  options.boards = flags.boards;
+  // The simulator: deterministic, so one cycle of difference is a finding (a board's noise
+  // would hide it). Every variant is measured (no result cache).
+  options.target.kind = model::TargetKind::kSim;
+  options.runs = static_cast<uint32_t>(flags.variants);
+  options.warmup = 0;
+  options.secret_variants = true;
+  options.fresh = true;
+  options.jobs = static_cast<unsigned>(flags.jobs);
+  pipeline::RunCounts counts;
+  const model::RunResult result = run_suite_or_throw(suite, options, &counts);
+  // The control: the operations whose variants differed, run again with variant 0 in every run.
+  std::set<std::string> differing_ops, differing_configurations, differing_boards;
+  for (const auto& t : analysis::timing_verdicts(result))
+    if (t.verdict == TimingVerdict::kLeak) {
+      differing_ops.insert(t.operation);
+      differing_configurations.insert(t.configuration);
+      differing_boards.insert(t.board);
+    }
+  std::optional<model::RunResult> control;
+  if (!differing_ops.empty()) {
+    pipeline::RunOptions fixed = options;
+    fixed.operations.assign(differing_ops.begin(), differing_ops.end());
+    fixed.configurations.assign(differing_configurations.begin(), differing_configurations.end());
+    fixed.boards.assign(differing_boards.begin(), differing_boards.end());
+    fixed.secret_fixed = true;
+    control = run_suite_or_throw(suite, fixed);
+  }
+  const auto timings = analysis::timing_verdicts(result, control ? &*control : nullptr);
+  const uint32_t variants = static_cast<uint32_t>(flags.variants);
+  std::map<size_t, Divergence> divergences;
+  if (flags.explain)
+    for (size_t i = 0; i < timings.size(); ++i)
+      if (timings[i].verdict == TimingVerdict::kLeak) divergences[i] = explain(suite, timings[i]);
+  if (flags.format == "json")
+    print_json(timings, variants, result.suite, divergences);
+  else
+    print_table(timings, variants, divergences);
+  bool leak = false, image_failed = false;
+  for (const auto& t : timings) leak = leak || t.verdict == TimingVerdict::kLeak;
+  for (const auto& image : result.images) image_failed = image_failed || !image.error.empty();
+  if (leak) return kExitLeak;
+  return image_failed ? kExitFailure : kExitOk;
+}
+
+}  // namespace
+
+void register_ct_command(CLI::App& app, CommandState& state) {
+  auto flags = std::make_shared<CtFlags>();
+  auto* cmd = app.add_subcommand(
+      "ct", "Check that operations take the same cycles whatever their secret (differential "
+            "timing on the simulator); exit 4 on a leak");
+  cmd->add_option("suite", flags->suite,
+                  "Suite name (in suites/) or path to a suite .toml file; default: default");
+  cmd->add_option("--config", flags->configurations, "Only these configurations (repeatable)")
+      ->expected(1, -1);
+  cmd->add_option("--op", flags->operations, "Only these operations (repeatable)")
+      ->expected(1, -1);
+  cmd->add_option("--board", flags->boards,
+                  "Check on these boards instead of the suite's (repeatable; see fathom list)")
+      ->expected(1, -1);
+  cmd->add_option("--variants", flags->variants,
+                  "Secret variants per operation, one timed run each (default 32)")
+      ->check(CLI::Range(2, 100000));
+  auto* format = cmd->add_option("--format", flags->format, "Output format: table, json")
+                     ->check(CLI::IsMember({"table", "json"}));
+  state.json_errors.add(*cmd, *format);
+  cmd->add_flag("!--no-explain", flags->explain,
+               "Do not profile a leaking operation's fastest and slowest variant to say in which "
+               "functions they differ");
+  cmd->add_option("-j,--jobs", flags->jobs,
+                  "Images built and run at once (default: the number of online CPUs)")
+      ->check(CLI::Range(1, 1024));
+  cmd->callback([flags, &state] { state.exit_code = run(*flags); });
+}
+
+}  // namespace fathom::cli
