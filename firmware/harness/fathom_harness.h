@@ -45,6 +45,17 @@ typedef struct fathom_op {
  * output (an API error) should call this with got = NULL, which counts as a failure. */
 int fathom_kat_check(const char *vector, const void *got, const void *expected, size_t len);
 
+/* Taint tracking (`fathom ct`, docs/CT.md): the secret hook declares where the secret it wrote
+ * lives, so that the simulator follows those bytes through every instruction of the timed runs.
+ * fathom_ct_secret marks `len` bytes at `p` secret (call it after writing them, before a copy
+ * that should be followed, e.g. into a key store); fathom_ct_public marks bytes public again
+ * (a public output computed from a secret); fathom_ct_public_value returns `v`, declared public
+ * (a MAC check's verdict, which the caller may branch on). Empty functions the simulator
+ * recognises by address: they cost a call on a board and change nothing. */
+void fathom_ct_secret(const void *p, size_t len);
+void fathom_ct_public(const void *p, size_t len);
+uint32_t fathom_ct_public_value(uint32_t v);
+
 /* Reports a boolean known-answer result (e.g. "verify rejects a corrupted signature"). */
 int fathom_kat_expect(const char *vector, int condition);
 

@@ -5,6 +5,8 @@
 #include <fmt/core.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <optional>
@@ -14,8 +16,10 @@
 #include "analysis/timing_leak.h"
 #include "cli/cli.h"
 #include "cli/commands.h"
+#include "cli/ct_allowlist.h"
 #include "cli/profile_session.h"
 #include "cli/suite_session.h"
+#include "cli/taint_check.h"
 #include "compare/diagnosis.h"
 #include "report/summary.h"
 #include "report/text_table.h"
@@ -39,7 +43,107 @@ struct CtFlags {
   std::string format = "table";
   int64_t jobs = 0;
   bool explain = true;
+  bool taint = true;
+  std::string allow;  // --allow FILE
 };
+
+using Taints = std::map<size_t, TaintCheck>;  // by index in the timings
+
+std::string where(const TaintSite& s) {
+  std::string out = s.function.empty() ? fmt::format("0x{:08x}", s.finding.pc)
+                                       : fmt::format("{}+0x{:x}", s.function, s.offset);
+  if (!s.file.empty())
+    out += fmt::format(" ({}:{})", std::filesystem::path(s.file).filename().string(), s.line);
+  return out;
+}
+
+std::string by_class(const TaintCheck& c) {
+  std::string out;
+  for (int i = 0; i < profile::kTaintClasses; ++i) {
+    const auto cls = static_cast<profile::TaintClass>(i);
+    if (const uint64_t n = c.count(cls); n > 0)
+      out += fmt::format("{}{} {}", out.empty() ? "" : ", ", profile::taint_class_name(cls), n);
+  }
+  return out;
+}
+
+constexpr size_t kTaintSitesShown = 8;
+
+void print_taint(const std::vector<OperationTiming>& timings, const Taints& taints) {
+  if (taints.empty()) return;
+  std::cout << "\ntaint tracking (one run of secret variant 0, instruction by instruction):\n";
+  using report::ColumnFit;
+  report::TextTable table({{"operation", false, ColumnFit::kShrink},
+                           {"config", false, ColumnFit::kShrink},
+                           {"board", false, ColumnFit::kShrink},
+                           {"verdict"},
+                           {"sites", true},
+                           {"tainted", true},
+                           {"findings by class", false, ColumnFit::kShrink},
+                           {"first finding", false, ColumnFit::kOverflow}});
+  for (const auto& [i, c] : taints) {
+    const bool checked = c.verdict != TaintVerdict::kNotChecked;
+    std::string first = c.reason;
+    for (const TaintSite& f : c.findings)
+      if (f.allowed.empty()) {
+        first = fmt::format("{} {} on {}: {}", profile::taint_class_name(f.finding.cls),
+                            f.instruction, f.finding.operand, where(f));
+        break;
+      }
+    if (c.verdict == TaintVerdict::kAllowed) first = "every finding allowed (--allow)";
+    table.add_row({timings[i].operation, c.configuration, c.board, to_string(c.verdict),
+                   checked ? report::with_thousands(c.findings.size()) : "",
+                   checked ? report::with_thousands(c.tainted_instructions) : "", by_class(c),
+                   first});
+  }
+  table.write(std::cout, util::terminal_columns(STDOUT_FILENO));
+  for (const auto& [i, c] : taints) {
+    if (c.findings.empty()) continue;
+    std::cout << fmt::format("\n{} ({} on {}): {} site{} where the time may depend on the secret\n",
+                             c.operation, c.configuration, c.board, c.findings.size(),
+                             c.findings.size() == 1 ? "" : "s");
+    for (size_t k = 0; k < c.findings.size() && k < kTaintSitesShown; ++k) {
+      const TaintSite& f = c.findings[k];
+      std::cout << fmt::format("  {:<17} {:>7}×  {:<28} {} on {}{}\n",
+                               profile::taint_class_name(f.finding.cls),
+                               report::with_thousands(f.finding.count), f.instruction, where(f),
+                               f.finding.operand,
+                               f.allowed.empty() ? "" : " — allowed: " + f.allowed);
+    }
+    if (c.findings.size() > kTaintSitesShown)
+      std::cout << fmt::format("  ... and {} more (--format json lists them all)\n",
+                               c.findings.size() - kTaintSitesShown);
+  }
+}
+
+nlohmann::ordered_json taint_json(const TaintCheck& c) {
+  nlohmann::ordered_json t;
+  t["verdict"] = to_string(c.verdict);
+  t["reason"] = c.reason.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(c.reason);
+  t["marked_bytes"] = c.marked_bytes;
+  t["tainted_instructions"] = c.tainted_instructions;
+  t["allowed_sites"] = std::count_if(c.findings.begin(), c.findings.end(),
+                                     [](const TaintSite& f) { return !f.allowed.empty(); });
+  t["by_class"] = nlohmann::ordered_json::object();
+  for (int i = 0; i < profile::kTaintClasses; ++i) {
+    const auto cls = static_cast<profile::TaintClass>(i);
+    t["by_class"][profile::taint_class_name(cls)] = c.count(cls);
+  }
+  t["findings"] = nlohmann::ordered_json::array();
+  for (const auto& f : c.findings)
+    t["findings"].push_back({{"class", profile::taint_class_name(f.finding.cls)},
+                             {"pc", fmt::format("0x{:08x}", f.finding.pc)},
+                             {"function", f.function},
+                             {"offset", f.offset},
+                             {"file", f.file},
+                             {"line", f.line},
+                             {"instruction", f.instruction},
+                             {"operand", f.finding.operand},
+                             {"count", f.finding.count},
+                             {"allowed", f.allowed.empty() ? nlohmann::ordered_json(nullptr)
+                                                           : nlohmann::ordered_json(f.allowed)}});
+  return t;
+}
 
 // Where the fastest and slowest variant of a leaking operation part: the two variants profiled
 // alone (the call tracker on the simulator) and compared per function (compare/diagnosis.h,
@@ -120,7 +224,7 @@ std::string cycles_range(const OperationTiming& t) {
 }
 
 void print_table(const std::vector<OperationTiming>& timings, uint32_t variants,
-                 const std::map<size_t, Divergence>& divergences) {
+                 const std::map<size_t, Divergence>& divergences, const Taints& taints) {
   using report::ColumnFit;
   report::TextTable table({{"operation", false, ColumnFit::kShrink},
                            {"config", false, ColumnFit::kShrink},
@@ -163,14 +267,18 @@ void print_table(const std::vector<OperationTiming>& timings, uint32_t variants,
       checked, checked == 1 ? "" : "s", variants, leaks, leaks == 1 ? "" : "s", constant, varies,
       unchecked);
   for (const auto& [i, d] : divergences) print_divergence(timings[i], d);
-  if (!divergences.empty()) std::cout << "\n";
+  print_taint(timings, taints);
+  std::cout << "\n";
   std::cout << "differential timing on the simulator: any cycle difference between variants is "
                "a finding; constant means no difference over these variants and paths, not a "
-               "proof (docs/CT.md)\n";
+               "proof. Taint tracking: an instruction whose time or address depends on a "
+               "declared secret is a finding; \"no finding\" covers the path variant 0 took "
+               "(docs/CT.md)\n";
 }
 
 void print_json(const std::vector<OperationTiming>& timings, uint32_t variants,
-                const std::string& suite, const std::map<size_t, Divergence>& divergences) {
+                const std::string& suite, const std::map<size_t, Divergence>& divergences,
+                const Taints& taints) {
   nlohmann::ordered_json out;
   out["schema_version"] = kCtSchemaVersion;
   out["suite"] = suite;
@@ -228,6 +336,8 @@ void print_json(const std::vector<OperationTiming>& timings, uint32_t variants,
                                            {"calls_slow", f.calls_b}});
     }
     o["divergence"] = std::move(divergence);
+    const auto taint = taints.find(i);
+    o["taint"] = taint == taints.end() ? nlohmann::ordered_json(nullptr) : taint_json(taint->second);
     out["operations"].push_back(std::move(o));
   }
   std::cout << out.dump(2) << "\n";
@@ -235,6 +345,12 @@ void print_json(const std::vector<OperationTiming>& timings, uint32_t variants,
 
 int run(const CtFlags& flags) {
   const model::Suite suite = load_suite_or_throw(flags.suite);
+  std::vector<AllowEntry> allow;
+  if (!flags.allow.empty()) {
+    auto loaded = load_allowlist(flags.allow);
+    if (!loaded) throw util::FatalError(loaded.error().message, kExitUsage);
+    allow = std::move(*loaded);
+  }
   pipeline::RunOptions options;
   options.configurations = flags.configurations;
   options.operations = flags.operations;
@@ -243,7 +359,9 @@ int run(const CtFlags& flags) {
   // would hide it). Every variant is measured (no result cache).
   options.target.kind = model::TargetKind::kSim;
   options.runs = static_cast<uint32_t>(flags.variants);
-  options.warmup = 0;
+  // One warm-up run (variant 0), so that work done once (a library's lazy initialisation, the
+  // heap's first growth) is not in timed run 0 and taken for a secret's effect.
+  options.warmup = 1;
   options.secret_variants = true;
   options.fresh = true;
   options.jobs = static_cast<unsigned>(flags.jobs);
@@ -272,12 +390,28 @@ int run(const CtFlags& flags) {
   if (flags.explain)
     for (size_t i = 0; i < timings.size(); ++i)
       if (timings[i].verdict == TimingVerdict::kLeak) divergences[i] = explain(suite, timings[i]);
+  // Taint tracking: every operation that declared a secret, once, instruction by instruction.
+  Taints taints;
+  if (flags.taint)
+    for (size_t i = 0; i < timings.size(); ++i) {
+      const OperationTiming& t = timings[i];
+      if (t.operation.empty() || t.verdict == TimingVerdict::kNotChecked) continue;
+      taints[i] = taint_check(suite, t.configuration, t.board, t.operation);
+      apply_allowlist(allow, taints[i]);
+    }
   if (flags.format == "json")
-    print_json(timings, variants, result.suite, divergences);
+    print_json(timings, variants, result.suite, divergences, taints);
   else
-    print_table(timings, variants, divergences);
+    print_table(timings, variants, divergences, taints);
+  // A stale allowance hides nothing, but the user should know it no longer matches.
+  if (flags.taint)
+    for (const AllowEntry& e : allow)
+      if (e.matched == 0)
+        std::cerr << fmt::format("fathom ct: {}: this [[allow]] ({}) matched no finding\n",
+                                 e.where, e.function);
   bool leak = false, image_failed = false;
   for (const auto& t : timings) leak = leak || t.verdict == TimingVerdict::kLeak;
+  for (const auto& [i, c] : taints) leak = leak || c.verdict == TaintVerdict::kLeak;
   for (const auto& image : result.images) image_failed = image_failed || !image.error.empty();
   if (leak) return kExitLeak;
   return image_failed ? kExitFailure : kExitOk;
@@ -289,7 +423,7 @@ void register_ct_command(CLI::App& app, CommandState& state) {
   auto flags = std::make_shared<CtFlags>();
   auto* cmd = app.add_subcommand(
       "ct", "Check that operations take the same cycles whatever their secret (differential "
-            "timing on the simulator); exit 4 on a leak");
+            "timing and taint tracking on the simulator); exit 4 on a leak");
   cmd->add_option("suite", flags->suite,
                   "Suite name (in suites/) or path to a suite .toml file; default: default");
   cmd->add_option("--config", flags->configurations, "Only these configurations (repeatable)")
@@ -308,6 +442,12 @@ void register_ct_command(CLI::App& app, CommandState& state) {
   cmd->add_flag("!--no-explain", flags->explain,
                "Do not profile a leaking operation's fastest and slowest variant to say in which "
                "functions they differ");
+  cmd->add_flag("!--no-taint", flags->taint,
+               "Skip taint tracking (a run per operation, instruction by instruction, following "
+               "the declared secret bytes)");
+  cmd->add_option("--allow", flags->allow,
+                  "Accept the taint findings this TOML file lists, each with a reason "
+                  "(docs/CT.md \"Accepting findings\")");
   cmd->add_option("-j,--jobs", flags->jobs,
                   "Images built and run at once (default: the number of online CPUs)")
       ->check(CLI::Range(1, 1024));

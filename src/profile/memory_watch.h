@@ -53,9 +53,7 @@ struct StackPointerEffect {
 // a 32-bit one; ignored otherwise). ARMv7-M/ARMv8-M encodings (ARM DDI 0403E, A5/A7).
 StackPointerEffect stack_pointer_effect(uint16_t hw1, uint16_t hw2);
 
-// Reads core register `index` (0..12, 13 = SP, 14 = LR, 15 = PC) of the simulated CPU at the
-// time of the call; for a sim::Machine: [&m](unsigned r) { return m.read_core_register(r); }.
-using RegisterReader = std::function<uint32_t(unsigned index)>;
+using RegisterReader = sim::RegisterReader;
 
 struct MemoryWatchOptions {
   struct Operation {

@@ -5,10 +5,15 @@
 // counts (tests/unit/profile check it).
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 
 #include "sim/instruction.h"
 
 namespace fathom::sim {
+
+// Reads core register `index` (0..12, 13 = SP, 14 = LR, 15 = PC) of the simulated CPU at the
+// time of the call; for a sim::Machine: [&m](unsigned r) { return m.read_core_register(r); }.
+using RegisterReader = std::function<uint32_t(unsigned index)>;
 
 class ExecutionObserver {
  public:
@@ -67,6 +72,10 @@ class ExecutionObserver {
   // back what describes the machine's state (a shadow call stack, the live heap blocks, SP).
   virtual void on_snapshot() {}
   virtual void on_restore() {}
+
+  // The machine that will report to this observer, for one that reads its registers
+  // (sim::Machine::read_core_register's rules); called by the target before the run.
+  virtual void attach(const RegisterReader& read_register) { (void)read_register; }
 };
 
 }  // namespace fathom::sim

@@ -88,6 +88,11 @@ struct Instruction {
   uint16_t mem_span_bytes = 0;      // bytes from the first to past the last accessed byte
 
   uint8_t it_firstcond_mask = 0;    // IT: the encoding's low byte (sim/it_block.h)
+
+  // --- What a load or store moves, for taint tracking (profile/taint_tracker.h). ---
+  uint8_t access_bytes = 0;  // a single load/store's access (1, 2, 4 or 8 for LDRD/STRD/VLDR.64)
+  RegMask data_regs = 0;     // core registers loaded from or stored to memory (LDM/STM: the list;
+                             // not the base, nor STREX's status register)
 };
 
 }  // namespace fathom::sim

@@ -320,6 +320,61 @@ void InstructionDecoder::add_pipeline_facts(const cs_insn& insn, Instruction& ou
   }
 }
 
+void InstructionDecoder::add_transfer_facts(const cs_insn& insn, Instruction& out) const {
+  const cs_arm& arm = insn.detail->arm;
+  switch (out.cls) {
+    case InstrClass::kLoadMultiple:
+    case InstrClass::kStoreMultiple: {
+      if (out.reg_count == 1 && out.writes_pc && insn.id != ARM_INS_POP &&
+          insn.id != ARM_INS_LDM && insn.id != ARM_INS_LDMDB) {
+        out.access_bytes = 4;  // LDR PC, [..]
+        out.data_regs = bit(ARM_REG_PC);
+        return;
+      }
+      const bool has_base = insn.id != ARM_INS_PUSH && insn.id != ARM_INS_POP;
+      for (int i = has_base ? 1 : 0; i < arm.op_count; ++i)
+        if (arm.operands[i].type == ARM_OP_REG) out.data_regs |= bit(arm.operands[i].reg);
+      return;
+    }
+    case InstrClass::kLoad: case InstrClass::kStore:
+    case InstrClass::kLoadDouble: case InstrClass::kStoreDouble: {
+      // The register operands before the memory operand, but STREX's status register.
+      const bool status = insn.id == ARM_INS_STREX || insn.id == ARM_INS_STREXB ||
+                          insn.id == ARM_INS_STREXH || insn.id == ARM_INS_STREXD;
+      for (int i = status ? 1 : 0; i < arm.op_count; ++i) {
+        if (arm.operands[i].type != ARM_OP_REG) break;
+        out.data_regs |= bit(arm.operands[i].reg);
+      }
+      // The access size from the mnemonic: ldr/str/ldrex/strex/lda/stl, then b/sb, h/sh, d.
+      std::string m = insn.mnemonic;
+      if (const auto dot = m.find('.'); dot != std::string::npos) m.resize(dot);
+      for (const char* prefix : {"ldrex", "strex", "ldaex", "stlex", "ldr", "str", "lda", "stl"})
+        if (m.rfind(prefix, 0) == 0) {
+          m = m.substr(std::string(prefix).size());
+          break;
+        }
+      if (!m.empty() && m.back() == 't') m.pop_back();  // LDRBT: unprivileged
+      out.access_bytes = m == "b" || m == "sb" ? 1 : m == "h" || m == "sh" ? 2 : m == "d" ? 8 : 4;
+      return;
+    }
+    case InstrClass::kFpuLoad: case InstrClass::kFpuStore:
+      out.access_bytes = out.double_precision ? 8 : 4;
+      return;
+    default:
+      return;
+  }
+}
+
+std::string InstructionDecoder::text(uint32_t address, std::span<const uint8_t> bytes) const {
+  const uint8_t* code = bytes.data();
+  size_t size = bytes.size();
+  uint64_t addr = address;
+  if (!cs_disasm_iter(handle_, &code, &size, &addr, scratch_)) return "";
+  std::string out = scratch_->mnemonic;
+  if (scratch_->op_str[0] != '\0') out += std::string(" ") + scratch_->op_str;
+  return out;
+}
+
 Instruction InstructionDecoder::decode(uint32_t address, std::span<const uint8_t> bytes) const {
   Instruction out;
   const uint8_t* code = bytes.data();
@@ -396,6 +451,7 @@ Instruction InstructionDecoder::decode(uint32_t address, std::span<const uint8_t
   }
   if (out.cls == InstrClass::kBranch) out.writes_pc = true;
   add_pipeline_facts(*scratch_, out);
+  add_transfer_facts(*scratch_, out);
   if (out.cls == InstrClass::kAlu && out.size_bytes == 4 && bytes.size() >= 4)
     out.shifted_constant =
         modified_immediate_is_shifted(static_cast<uint16_t>(bytes[0] | bytes[1] << 8),

@@ -41,6 +41,9 @@ class ObserverFanout final : public ExecutionObserver {
   void on_restore() override {
     for (ExecutionObserver* o : observers_) o->on_restore();
   }
+  void attach(const RegisterReader& read_register) override {
+    for (ExecutionObserver* o : observers_) o->attach(read_register);
+  }
 
  private:
   std::vector<ExecutionObserver*> observers_;

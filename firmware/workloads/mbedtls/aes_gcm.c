@@ -4,6 +4,8 @@
  *   and a 16-byte tag. The key is imported in setup (untimed), so the timed run includes the
  *   per-call AES key schedule and GHASH table setup that PSA's one-shot API does, as an
  *   application calling it would see.
+ *   Its secret (`fathom ct`) is the key, and the plaintext: variant 0 is setup's key, variant v
+ *   that key with every byte changed by v; the plaintext stays as setup made it.
  * aes128_gcm_decrypt_1k: one-shot decryption and tag check of the ciphertext that setup
  *   produced with the same key, IV and AAD; a tag mismatch makes run fail. */
 #include <stdint.h>
@@ -147,6 +149,20 @@ static void gcm_decrypt_kat(void) {
   }
 }
 
+/* Variant v of the key (fathom_op.secret), re-imported; key and plaintext declared secret for
+ * the taint check (fathom_ct_secret). */
+static int gcm_encrypt_secret(uint32_t variant) {
+  uint8_t key[16];
+  wl_fill_pattern(key, sizeof key);
+  for (size_t i = 0; i < sizeof key; ++i)
+    key[i] ^= (uint8_t)(variant * (2u * i + 1u) + (variant >> 8));
+  fathom_ct_secret(key, sizeof key);
+  fathom_ct_secret(gcm_plaintext, sizeof gcm_plaintext);
+  psa_destroy_key(gcm_encrypt_key);
+  gcm_encrypt_key = PSA_KEY_ID_NULL;
+  return wl_status(gcm_import(key, &gcm_encrypt_key));
+}
+
 static int gcm_encrypt_run(void) {
   size_t out_len = 0;
   return wl_status(psa_aead_encrypt(gcm_encrypt_key, PSA_ALG_GCM, gcm_iv, sizeof gcm_iv, gcm_aad,
@@ -167,6 +183,7 @@ static const fathom_op op_aes128_gcm_encrypt_1k = {
     .kat = gcm_encrypt_kat,
     .run = gcm_encrypt_run,
     .teardown = gcm_encrypt_teardown,
+    .secret = gcm_encrypt_secret,
 };
 FATHOM_REGISTER_OP(op_aes128_gcm_encrypt_1k);
 

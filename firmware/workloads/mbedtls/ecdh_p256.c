@@ -174,6 +174,7 @@ static int ecdh_shared_secret(uint32_t variant) {
     d[0] &= 0x7Fu;
     d[31] |= 1u;
   }
+  fathom_ct_secret(d, sizeof d);
   psa_destroy_key(ecdh_private_key);
   ecdh_private_key = PSA_KEY_ID_NULL;
   return wl_status(ecdh_import_private(d, &ecdh_private_key));

@@ -97,7 +97,11 @@ util::Result<TargetRun> SimTarget::run(const ImageToRun& img, const RunParameter
       m->set_live_counter(img.meter->add_counter());
     }
     if (first)
-      for (auto* o : observers_) session->observers.add(o);
+      for (auto* o : observers_)
+        if (o != nullptr) {
+          o->attach([m](unsigned r) { return m->read_core_register(r); });
+          session->observers.add(o);
+        }
     // The simulator's own memory measurement.
     if (watch_memory) {
       profile::MemoryWatchOptions options = *watch_options;
