@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 need_toolchain
 SUITE="$SRC/tests/e2e/suites/ct.toml"
-expect_exit 4 "$FATHOM" ct "$SUITE" --format json -j 2
+expect_exit 4 "$FATHOM" ct "$SUITE" --format json -j 2 --no-taint
 cp "$WORK/out" "$WORK/ct.json"
 python3 - "$WORK/ct.json" <<'PY' || { cat "$WORK/ct.json" >&2; fail "ct verdicts"; }
 import json, sys
@@ -17,15 +17,18 @@ assert d["variants"] == 32, d["variants"]
 ops = {(o["board"], o["operation"]): o for o in d["operations"]}
 want = {"ct_tag_compare_early_exit": "leak", "ct_tag_compare_constant": "constant",
         "ct_secret_branch": "leak", "ct_secret_divide": "leak", "ecdh_p256_shared": "varies",
-        "sha256_1k": "not checked"}
+        "aes128_gcm_encrypt_1k": "constant", "sha256_1k": "not checked"}
+# AES-GCM: gcm_gen_table's `u8Dst[0] ^= (u8Src[15] & 0x01) ? 0xE1 : 0` on a bit of the hash key
+# H = AES_K(0) is an IT on the M33 (constant) but a branch on the M0+ (a leak).
+board_want = {"sim-m33": dict(want), "sim-m0plus": dict(want, aes128_gcm_encrypt_1k="leak")}
 for board in ("sim-m33", "sim-m0plus"):
-    for op, verdict in want.items():
+    for op, verdict in board_want[board].items():
         o = ops[(board, op)]
         assert o["verdict"] == verdict, (board, op, o)
         if verdict == "not checked":
             assert o["variants"] is None and "declares no secret" in o["reason"], o
             continue
-        assert o["variants"] == 32, o
+        assert o["variants"] == 32 and o["taint"] is None, o
         assert o["spread_cycles"] == o["max_cycles"] - o["min_cycles"], o
         if verdict == "constant":
             assert o["spread_cycles"] == 0 and o["distinct_cycle_counts"] == 1, o
@@ -54,6 +57,8 @@ def divergence(board, op):
 for board in ("sim-m33", "sim-m0plus"):
     f = divergence(board, "ct_tag_compare_early_exit")["compare_early_exit"]
     assert f["self_cycles_slow"] > f["self_cycles_fast"], f
+f = divergence("sim-m0plus", "aes128_gcm_encrypt_1k")["mbedtls_gcm_setkey"]
+assert f["self_cycles_slow"] > f["self_cycles_fast"], f
 # The secret divide: UDIV inside divide() on the M33; libgcc's __udivsi3 (what __aeabi_uidiv
 # is) on the M0+, which has no divider.
 f = divergence("sim-m33", "ct_secret_divide")["divide"]
@@ -68,7 +73,7 @@ PY
 # No leak among the operations checked: exit 0, the table says constant and not checked.
 expect_exit 0 "$FATHOM" ct "$SUITE" --board sim-m33 --op ct_tag_compare_constant --op sha256_1k \
   --variants 4
-grep -qE '^ct_tag_compare_constant +mbedtls-ct +sim-m33 +constant +4 +160 +0 +1' "$WORK/out" ||
+grep -qE '^ct_tag_compare_constant +mbedtls-ct +sim-m33 +constant +4 +[0-9,]+ +0 +1' "$WORK/out" ||
   { cat "$WORK/out" >&2; fail "table row of the constant compare"; }
 grep -qE '^sha256_1k +mbedtls-ct +sim-m33 +not checked' "$WORK/out" ||
   { cat "$WORK/out" >&2; fail "table row of sha256_1k"; }
@@ -81,6 +86,79 @@ expect_exit 4 "$FATHOM" ct "$SUITE" --board sim-m0plus --op ct_secret_divide --v
 grep -qE '^ct_secret_divide +mbedtls-ct +sim-m0plus +leak +8 ' "$WORK/out" ||
   { cat "$WORK/out" >&2; fail "table row of the divide leak"; }
 grep -q "where they differ" "$WORK/out" && fail "--no-explain profiled the leak"
+
+# Taint tracking: the same verdicts by another route, with the instruction and line of each
+# finding; and AES with its T-tables, constant in time on these cache-less cores, but indexing
+# its tables with the key.
+expect_exit 4 "$FATHOM" ct "$SUITE" --format json --no-explain --variants 2 -j 2 \
+  --op ct_tag_compare_early_exit --op ct_tag_compare_constant --op ct_secret_branch \
+  --op ct_secret_divide --op aes128_gcm_encrypt_1k --op sha256_1k
+cp "$WORK/out" "$WORK/taint.json"
+python3 - "$WORK/taint.json" "$WORK/allow.toml" <<'PY' || { cat "$WORK/taint.json" >&2; fail "taint verdicts"; }
+import json, sys
+d = json.load(open(sys.argv[1]))
+ops = {(o["board"], o["operation"]): o for o in d["operations"]}
+def sites(board, op, verdict):
+    t = ops[(board, op)]["taint"]
+    assert t is not None and t["verdict"] == verdict, (board, op, t)
+    assert t["tainted_instructions"] > 0 and t["marked_bytes"] > 0, t
+    return t["findings"]
+def only(findings, cls, function, mnemonic, source="fathom_ct_fixtures.c"):
+    assert len(findings) == 1, findings
+    f = findings[0]
+    assert f["class"] == cls and f["function"] == function, f
+    assert f["instruction"].startswith(mnemonic) and f["file"].endswith(source) and f["line"] > 0, f
+    assert f["count"] >= 1 and f["allowed"] is None, f
+    return f
+for board in ("sim-m33", "sim-m0plus"):
+    f = only(sites(board, "ct_tag_compare_early_exit", "leak"), "branch", "compare_early_exit", "b")
+    assert f["operand"] == "flags", f
+    assert sites(board, "ct_tag_compare_constant", "no finding") == []
+    # A branch per secret bit: the loop's 32 tests of the exponent.
+    f = only(sites(board, "ct_secret_branch", "leak"), "branch", "power_mod", "b")
+    assert f["count"] == 32, f
+    aes = sites(board, "aes128_gcm_encrypt_1k", "leak")
+    lookups = [f for f in aes if f["class"] == "secret-address" and
+               f["function"] == "mbedtls_internal_aes_encrypt"]
+    assert lookups and all(f["instruction"].startswith("ldr") and f["file"].endswith("aes.c")
+                           for f in lookups), aes
+    assert ops[(board, "sha256_1k")]["taint"] is None
+# The hash key's bit in gcm_gen_table (inlined into mbedtls_gcm_setkey): an IT on the M33, the
+# branch that leaks on the M0+.
+for board, cls, mnemonic, timing in (("sim-m33", "it", "it", "constant"),
+                                     ("sim-m0plus", "branch", "b", "leak")):
+    assert ops[(board, "aes128_gcm_encrypt_1k")]["verdict"] == timing
+    gen = [f for f in ops[(board, "aes128_gcm_encrypt_1k")]["taint"]["findings"]
+           if f["function"] == "mbedtls_gcm_setkey"]
+    assert len(gen) == 1 and gen[0]["class"] == cls and gen[0]["instruction"].startswith(mnemonic) \
+        and gen[0]["file"].endswith("gcm.c"), gen
+only(sites("sim-m33", "ct_secret_divide", "leak"), "variable-latency", "divide", "udiv")
+only(sites("sim-m0plus", "ct_secret_divide", "leak"), "software-division", "divide", "bl")
+# An allowance for each function AES's findings are in (the M33's), and one that matches nothing.
+functions = sorted({f["function"] for f in ops[("sim-m33", "aes128_gcm_encrypt_1k")]["taint"]["findings"]})
+with open(sys.argv[2], "w") as out:
+    for fn in functions:
+        out.write(f'[[allow]]\nfunction = "{fn}"\noperation = "aes128_gcm_encrypt_1k"\n'
+                  f'reason = "T-table AES: this part has no data cache"\n\n')
+    out.write('[[allow]]\nfunction = "no_such_function"\nreason = "stale"\n')
+PY
+
+# --allow: every AES finding accepted with its reason: exit 0, verdict "allowed", the stale
+# entry named on stderr.
+expect_exit 0 "$FATHOM" ct "$SUITE" --board sim-m33 --op aes128_gcm_encrypt_1k --variants 2 \
+  --allow "$WORK/allow.toml"
+grep -qE '^aes128_gcm_encrypt_1k +mbedtls-ct +sim-m33 +allowed ' "$WORK/out" ||
+  { cat "$WORK/out" >&2; fail "taint row of the allowed AES findings"; }
+grep -qF "allowed: T-table AES: this part has no data cache" "$WORK/out" ||
+  { cat "$WORK/out" >&2; fail "allowed findings keep their reason"; }
+grep -qE -- "allow.toml:[0-9]+:[0-9]+: this \[\[allow\]\] \(no_such_function\) matched no finding" "$WORK/err" || { cat "$WORK/err" >&2; fail "stderr lacks /allow.toml:[0-9]+:[0-9]+: this \[\[allow\]\] \(no_such_function\) matched no finding/"; }
+# A bad allow file: an allowance without a reason, an unknown class.
+printf '[[allow]]\nfunction = "divide"\n' > "$WORK/bad.toml"
+expect_exit 2 "$FATHOM" ct "$SUITE" --op ct_secret_divide --allow "$WORK/bad.toml"
+grep -qE -- "bad.toml:1:1: .*reason" "$WORK/err" || { cat "$WORK/err" >&2; fail "stderr lacks /bad.toml:1:1: .*reason/"; }
+printf '[[allow]]\nfunction = "divide"\nreason = "x"\nclass = "slow"\n' > "$WORK/bad.toml"
+expect_exit 2 "$FATHOM" ct "$SUITE" --op ct_secret_divide --allow "$WORK/bad.toml"
+grep -qE -- "bad.toml:4:[0-9]+: unknown finding class 'slow'" "$WORK/err" || { cat "$WORK/err" >&2; fail "stderr lacks /bad.toml:4:[0-9]+: unknown finding class 'slow'/"; }
 
 # Bad input: fewer than two variants, an operation the suite does not have.
 expect_exit 2 "$FATHOM" ct "$SUITE" --variants 1
