@@ -9,7 +9,6 @@
 #include "elf/debug_info.h"
 #include "elf/elf_image.h"
 #include "pipeline/suite_runner.h"
-#include "sim/instruction_decoder.h"
 #include "target/sim/sim_target.h"
 #include "util/error.h"
 
@@ -102,28 +101,12 @@ TaintCheck taint_check(const model::Suite& suite, const std::string& configurati
   std::sort(found.begin(), found.end(),
             [](const auto& a, const auto& b) { return a.order < b.order; });
   auto elf = elf::ElfImage::load(elf_path);
-  auto debug = elf::DebugInfo::open(elf_path);
-  sim::InstructionDecoder decoder;
-  for (const auto& f : found) {
-    TaintSite site;
-    site.finding = f;
-    if (elf) {
-      if (const elf::Symbol* s = elf->function_at(f.pc)) {
-        site.function = s->name;
-        site.offset = f.pc - s->address;
-      }
-      if (auto bytes = elf->read(f.pc, 4)) site.instruction = decoder.text(f.pc, *bytes);
-      else if (auto half = elf->read(f.pc, 2)) site.instruction = decoder.text(f.pc, *half);
-    }
-    if (debug) {
-      const elf::SourcePosition pos = debug->line_at(f.pc);
-      if (pos.known()) {
-        site.file = pos.file;
-        site.line = pos.line;
-      }
-    }
-    out.findings.push_back(std::move(site));
+  if (!elf) {
+    out.reason = elf.error().message;
+    return out;
   }
+  auto debug = elf::DebugInfo::open(elf_path);
+  out.findings = profile::name_taint_sites(found, *elf, debug ? &*debug : nullptr);
   out.verdict = out.findings.empty() ? TaintVerdict::kNoFinding : TaintVerdict::kLeak;
   return out;
 }

@@ -7,19 +7,11 @@
 #include <vector>
 
 #include "model/suite.h"
-#include "profile/taint_tracker.h"
+#include "profile/taint_sites.h"
 
 namespace fathom::cli {
 
-struct TaintSite {
-  profile::TaintFinding finding;
-  std::string function;     // "" if no symbol covers the address
-  uint32_t offset = 0;      // from the function's entry
-  std::string file;         // "" without DWARF for the address
-  uint32_t line = 0;
-  std::string instruction;  // "ldr r3, [r2, r1, lsl #2]"
-  std::string allowed;      // the reason an --allow entry gives; "" = not allowed
-};
+using profile::TaintSite;
 
 // kAllowed: findings, every one accepted by --allow (cli/ct_allowlist.h).
 enum class TaintVerdict { kLeak, kNoFinding, kNotChecked, kAllowed };
