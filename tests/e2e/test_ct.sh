@@ -160,6 +160,29 @@ printf '[[allow]]\nfunction = "divide"\nreason = "x"\nclass = "slow"\n' > "$WORK
 expect_exit 2 "$FATHOM" ct "$SUITE" --op ct_secret_divide --allow "$WORK/bad.toml"
 grep -qE -- "bad.toml:4:[0-9]+: unknown finding class 'slow'" "$WORK/err" || { cat "$WORK/err" >&2; fail "stderr lacks /bad.toml:4:[0-9]+: unknown finding class 'slow'/"; }
 
+# Known good: PQClean ML-KEM-512 decapsulation (the KyberSlash fixes in), its decapsulation key
+# varied with the ciphertext fixed, so every variant but 0 takes the implicit-rejection path.
+# Constant on both cores and no finding on the M33; on the M0+ one formal finding: the carry
+# test of libgcc's 64-bit multiply (__aeabi_lmul; the M0+ has no UMULL), which
+# polyvec_compress calls once per coefficient (2 x 256) on secret-derived values, and which for
+# these operands (below 2^22 times 1290167) never carries.
+expect_exit 4 "$FATHOM" ct pq --op mlkem512_decaps --board sim-m33 --board sim-m0plus \
+  --variants 4 --format json -j 2
+python3 - "$WORK/out" <<'PY' || { cat "$WORK/out" >&2; fail "ML-KEM decapsulation verdicts"; }
+import json, sys
+d = json.load(open(sys.argv[1]))
+ops = {o["board"]: o for o in d["operations"]}
+for board in ("sim-m33", "sim-m0plus"):
+    o = ops[board]
+    assert o["verdict"] == "constant" and o["variants"] == 4, o
+    assert o["taint"]["marked_bytes"] == 768 + 32 and o["taint"]["tainted_instructions"] > 100000, o
+assert ops["sim-m33"]["taint"]["verdict"] == "no finding", ops["sim-m33"]["taint"]
+t = ops["sim-m0plus"]["taint"]
+assert t["verdict"] == "leak" and len(t["findings"]) == 1, t
+f = t["findings"][0]
+assert f["class"] == "branch" and f["function"] == "__aeabi_lmul" and f["count"] == 512, f
+PY
+
 # Bad input: fewer than two variants, an operation the suite does not have.
 expect_exit 2 "$FATHOM" ct "$SUITE" --variants 1
 expect_exit 2 "$FATHOM" ct "$SUITE" --op no_such_op

@@ -116,9 +116,40 @@ static void mlkem_decaps_kat(void) {
   fathom_kat_check("corrupted_ct_implicit_rejection", rc == 0 ? ss_bad : NULL, expected_bad, 32);
 }
 
+/* Decapsulation's secret (`fathom ct`, docs/CT.md): variant v of the decapsulation key's secret
+ * parts, dk_PKE (the first 384k bytes, k * 384 = MLKEM_PK_BYTES - 32) and z (the last 32), each
+ * byte XORed with a pattern drawn from v; variant 0 is setup's key. The ciphertext stays
+ * setup's, so every variant but 0 takes the implicit-rejection path: the time must not tell. The
+ * public parts (ek, H(ek)) are not declared: the re-encryption's matrix sampling depends on
+ * them, publicly. */
+#define MLKEM_DK_PKE_BYTES (MLKEM_PK_BYTES - 32)
+static uint32_t decaps_variant;
+
+static void mlkem_toggle_secret(uint32_t variant) {
+  if (variant == 0) return;
+  uint32_t x = 0x9E3779B9u ^ (variant * 0x85EBCA6Bu);
+  for (size_t i = 0; i < MLKEM_SK_BYTES; ++i) {
+    if (i == MLKEM_DK_PKE_BYTES) i = MLKEM_SK_BYTES - 32; /* skip ek and H(ek) */
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    sk[i] ^= (uint8_t)x;
+  }
+}
+
+static int mlkem_decaps_secret(uint32_t variant) {
+  mlkem_toggle_secret(decaps_variant); /* back to setup's key */
+  mlkem_toggle_secret(variant);
+  decaps_variant = variant;
+  fathom_ct_secret(sk, MLKEM_DK_PKE_BYTES);
+  fathom_ct_secret(sk + MLKEM_SK_BYTES - 32, 32);
+  return 0;
+}
+
 /* Setup of all three operations: a key pair and a ciphertext from the harness's randomness. */
 static int mlkem_setup(void) {
   uint8_t ss[32];
+  decaps_variant = 0; /* a fresh key is variant 0 of its secret */
   fathom_katrng_select(0);
   if (MLKEM_NS(crypto_kem_keypair)(pk, sk) != 0) return 1;
   return MLKEM_NS(crypto_kem_enc)(ct, ss, pk);
@@ -139,4 +170,6 @@ static int mlkem_decaps_run(void) {
 /* The hooks of each operation, for `{.name = "...", MLKEM_KEYGEN_OP}`. */
 #define MLKEM_KEYGEN_OP .setup = mlkem_setup, .kat = mlkem_keygen_kat, .run = mlkem_keygen_run
 #define MLKEM_ENCAPS_OP .setup = mlkem_setup, .kat = mlkem_encaps_kat, .run = mlkem_encaps_run
-#define MLKEM_DECAPS_OP .setup = mlkem_setup, .kat = mlkem_decaps_kat, .run = mlkem_decaps_run
+#define MLKEM_DECAPS_OP                                                  \
+  .setup = mlkem_setup, .kat = mlkem_decaps_kat, .run = mlkem_decaps_run, \
+  .secret = mlkem_decaps_secret
