@@ -40,6 +40,7 @@ struct ReportFlags {
   std::vector<std::string> operations;
   std::string suite;
   std::string trend;  // a metric: the history trend of it over the suite's stored runs
+  std::string ct;     // a `fathom ct --format json` document
   std::string db;
   std::string out = ".";
 };
@@ -266,6 +267,40 @@ nlohmann::ordered_json trend_of(LazyStore& lazy_store, const RunReference& ref,
                                                 : std::nullopt);
 }
 
+// A `fathom ct --format json` document (docs/CT.md), checked for what the page reads.
+nlohmann::ordered_json load_constant_time(const std::string& path) {
+  auto usage = [&](const std::string& what) {
+    return util::FatalError(
+        fmt::format("--ct {}: {}; give the output of `fathom ct --format json`", path, what),
+        kExitUsage);
+  };
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw usage("cannot read the file");
+  nlohmann::ordered_json doc;
+  try {
+    doc = nlohmann::ordered_json::parse(in);
+  } catch (const nlohmann::json::exception& e) {
+    throw usage(fmt::format("not JSON ({})", e.what()));
+  }
+  if (!doc.is_object() || !doc.contains("schema_version") || !doc["schema_version"].is_number_integer())
+    throw usage("no schema_version");
+  if (doc["schema_version"] != 1)
+    throw usage(fmt::format("schema_version {} (this fathom reads 1)", doc["schema_version"].dump()));
+  if (!doc.contains("operations") || !doc["operations"].is_array())
+    throw usage("no operations array");
+  for (size_t i = 0; i < doc["operations"].size(); ++i) {
+    const auto& o = doc["operations"][i];
+    for (const char* key : {"configuration", "board", "verdict"})
+      if (!o.is_object() || !o.contains(key) || !o[key].is_string())
+        throw usage(fmt::format("operations[{}] has no string '{}'", i, key));
+    if (o.contains("taint") && !o["taint"].is_null() &&
+        (!o["taint"].is_object() || !o["taint"].contains("findings") ||
+         !o["taint"]["findings"].is_array()))
+      throw usage(fmt::format("operations[{}].taint has no findings array", i));
+  }
+  return doc;
+}
+
 int report_command(const ReportFlags& flags) {
   if (auto ok = check_output_directory(flags.out); !ok) fail_with(ok.error());
   if (!flags.trend.empty())
@@ -303,6 +338,8 @@ int report_command(const ReportFlags& flags) {
       throw util::FatalError(fmt::format("--op {}: no image in {} ran it", op, result_label),
                              kExitUsage);
   }
+  const nlohmann::ordered_json constant_time =
+      flags.ct.empty() ? nlohmann::ordered_json(nullptr) : load_constant_time(flags.ct);
   const report::HtmlAssets assets = load_assets();
 
   report::HtmlReport page;
@@ -313,6 +350,7 @@ int report_command(const ReportFlags& flags) {
   if (other) page.compare_pairs = image_pairs(other->run, *run);
   page.baseline_configuration = baseline;
   if (!flags.trend.empty()) page.trend = trend_of(store, result, flags.trend);
+  page.constant_time = constant_time;
   if (flags.profiles) {
     ProfileSections sections =
         profile_sections(*run, page.compare, compare_label, baseline, flags);
@@ -363,6 +401,9 @@ void register_report_command(CLI::App& app, CommandState& state) {
   cmd->add_option("--trend", flags->trend,
                   "Add the history of this metric (cycles, instructions, stack, heap) over the "
                   "suite's stored runs, per operation");
+  cmd->add_option("--ct", flags->ct,
+                  "Add the constant-time check of this `fathom ct --format json` file (its "
+                  "verdicts and taint findings)");
   cmd->add_option("--db", flags->db, "History database (default: see docs/CLI.md)");
   cmd->add_option("--out", flags->out,
                   "Directory to write report.html into (created if missing; not a file; "

@@ -325,6 +325,37 @@ std::string_view html_page_script() {
       "trend-runs");
   }
 
+  // ---- constant time (fathom ct) ----
+  if (data.constant_time) {
+    const ct = data.constant_time;
+    const s = section("ct", "Constant time", `fathom ct over ${ct.variants} secret variants per operation on the simulator: timing is the differential check (any cycle difference between variants is a leak; "varies" when the time differs with the secret fixed too), taint the per-instruction tracking of the declared secret bytes (branches, IT, indirect branches, secret-indexed addresses, variable-latency operands, software division). "No finding" covers the path the secret took.`);
+    const range = (o) => o.min_cycles == null ? "—" : o.min_cycles === o.max_cycles ? group(o.min_cycles) : `${group(o.min_cycles)}–${group(o.max_cycles)}`;
+    const verdict_cls = (v) => v === "leak" ? "bad" : v === "constant" || v === "no finding" ? "ok" : null;
+    const where = (f) => (f.function ? `${f.function}+0x${f.offset.toString(16)}` : f.pc) + (f.file ? ` (${f.file.split("/").pop()}:${f.line})` : "");
+    const first = (t) => { const f = t.findings.find((x) => x.allowed == null); return f ? `${f.class} ${f.instruction} on ${f.operand}: ${where(f)}` : (t.reason || ""); };
+    sortable_table(s, [{ title: "operation" }, { title: "configuration" }, { title: "board" }, { title: "timing" },
+                       { title: "cycles", numeric: true }, { title: "spread", numeric: true }, { title: "taint" },
+                       { title: "sites", numeric: true }, { title: "first finding" }],
+      ct.operations.map((o) => {
+        const t = o.taint;
+        return [cell(o.operation || "(image)"), cell(o.configuration), cell(o.board),
+                cell(o.verdict, o.verdict, verdict_cls(o.verdict)),
+                cell(o.min_cycles, range(o)), num(o.spread_cycles),
+                t ? cell(t.verdict, t.verdict, verdict_cls(t.verdict)) : cell(null, "—"),
+                t ? num(t.findings.length) : cell(null, "—"),
+                cell(t ? first(t) : (o.reason || ""))];
+      }), "ct");
+    for (const o of ct.operations) {
+      if (!o.taint || !o.taint.findings.length) continue;
+      const d = s.append("details").attr("class", "ct-findings").attr("data-operation", o.operation).attr("data-board", o.board);
+      d.append("summary").text(`${o.operation} on ${o.board} (${o.configuration}): ${o.taint.findings.length} taint finding${o.taint.findings.length === 1 ? "" : "s"}`);
+      sortable_table(d, [{ title: "class" }, { title: "count", numeric: true }, { title: "instruction" }, { title: "where" },
+                         { title: "operand" }, { title: "allowed" }],
+        o.taint.findings.map((f) => [cell(f.class), num(f.count), cell(f.instruction), cell(where(f)), cell(f.operand), cell(f.allowed || "")]),
+        "ct-sites");
+    }
+  }
+
   // ---- fairness checks and workflows ----
   if (result.fairness && result.fairness.length) {
     const s = section("fairness", "Fairness checks", "An operation that must cost the same in configurations that differ elsewhere: a control for the comparison.");

@@ -83,6 +83,7 @@ void write_html_report(const HtmlReport& report, const HtmlAssets& assets, std::
   data["diagnoses"] = std::move(diagnoses);
   data["profile_notes"] = report.profile_notes;
   data["trend"] = report.trend.is_null() ? Json(nullptr) : report.trend;
+  data["constant_time"] = report.constant_time.is_null() ? Json(nullptr) : report.constant_time;
 
   const std::string title = "fathom report: suite " + report.result->suite;
   out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"

@@ -5,7 +5,8 @@
 // span more than 20x, the fastest marked only where the results' "fastest" mark says so, i.e.
 // beyond noise), a heat map of ratios to a baseline image, a comparison with a second result,
 // flame graphs (and differential ones) from profiles, the diagnosis tables, the history trend of
-// a metric over stored runs, the fairness checks and the workflows as
+// a metric over stored runs, `fathom ct`'s verdicts and taint findings, the fairness checks and
+// the workflows as
 // stacked per-step bars with their bytes on the wire.
 //
 // The page embeds, in order: the style sheets, the data as JSON in
@@ -80,6 +81,8 @@ struct HtmlReport {
   // tree builds now (3c4d…)"): the page lists these beside the graphs.
   std::vector<std::string> profile_notes;
   nlohmann::ordered_json trend;  // history/trend.h, or null
+  // `fathom ct --format json`'s document (docs/CT.md), or null: the constant-time section.
+  nlohmann::ordered_json constant_time;
 };
 
 void write_html_report(const HtmlReport& report, const HtmlAssets& assets, std::ostream& out);

@@ -143,6 +143,27 @@ with open(sys.argv[2], "w") as out:
     out.write('[[allow]]\nfunction = "no_such_function"\nreason = "stale"\n')
 PY
 
+# The report's Constant time section, read in headless Chromium the way a user sees it: every
+# operation's verdicts and every finding of the file above (tests/e2e/tools/report_dom.py --ct).
+CHROMIUM=""
+for c in chromium-headless-shell chromium; do
+  command -v "$c" >/dev/null 2>&1 && { CHROMIUM=$(command -v "$c"); break; }
+done
+if [ -n "$CHROMIUM" ]; then
+  expect_exit 0 "$FATHOM" run "$SUITE" --board sim-m33 --op sha256_1k --runs 1 --warmup 0 \
+    --out "$WORK/run"
+  expect_exit 0 "$FATHOM" report "$WORK/run/results.json" --ct "$WORK/taint.json" --out "$WORK/page"
+  ARTIFACTS="$(cd "$(dirname "$FATHOM")" && pwd)/test-artifacts"
+  python3 "$SRC/tests/e2e/tools/report_dom.py" "$CHROMIUM" "$WORK/page/report.html" \
+    "$WORK/run/results.json" "$ARTIFACTS" --ct "$WORK/taint.json" --screenshot report-ct.png ||
+    fail "the report's Constant time section (above)"
+  echo '{"schema_version": 7, "operations": []}' > "$WORK/bad-ct.json"
+  expect_exit 2 "$FATHOM" report "$WORK/run/results.json" --ct "$WORK/bad-ct.json" --out "$WORK/page2"
+  expect_err "schema_version 7 (this fathom reads 1)"
+else
+  echo "no headless Chromium: the report's Constant time section is not checked" >&2
+fi
+
 # --allow: every AES finding accepted with its reason: exit 0, verdict "allowed", the stale
 # entry named on stderr.
 expect_exit 0 "$FATHOM" ct "$SUITE" --board sim-m33 --op aes128_gcm_encrypt_1k --variants 2 \

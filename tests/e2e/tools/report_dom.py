@@ -115,6 +115,7 @@ def main():
     p.add_argument("--trend-runs", nargs="*")
     p.add_argument("--workflows", action="store_true")
     p.add_argument("--fairness", type=int, default=0)
+    p.add_argument("--ct", help="the `fathom ct --format json` file the page's Constant time section shows")
     p.add_argument("--screenshot", default="report.png")
     a = p.parse_args()
     os.makedirs(a.out_dir, exist_ok=True)
@@ -336,6 +337,38 @@ def main():
         check(len(fair) == a.fairness == len(d["fairness"]), f"{len(fair)} fairness rows")
         for r, c in zip(fair, d["fairness"]):
             check(r[5] == ("passed" if c["passed"] else "FAILED"), f"fairness verdict {r}")
+    ct_sections = root.find_all(lambda n: n.tag == "section" and n.attrs.get("id") == "ct")
+    if not a.ct:
+        check(not ct_sections, "a Constant time section without --ct")
+    else:
+        c = json.load(open(a.ct))
+        check(len(ct_sections) == 1, "no Constant time section")
+        ct_rows = rows("ct")
+        check(len(ct_rows) == len(c["operations"]), f"{len(ct_rows)} ct rows for {len(c['operations'])}")
+        for r, o in zip(ct_rows, c["operations"]):
+            t = o["taint"]
+            check(r[:4] == [o["operation"] or "(image)", o["configuration"], o["board"], o["verdict"]],
+                  f"ct row {r[:4]} for {o['operation']}")
+            if o["min_cycles"] is not None:
+                want = grouped(o["min_cycles"]) if o["min_cycles"] == o["max_cycles"] else \
+                    f'{grouped(o["min_cycles"])}–{grouped(o["max_cycles"])}'
+                check(r[4] == want, f"ct cycles {r[4]}, JSON {want}")
+            check(r[6] == (t["verdict"] if t else "—"), f"ct taint {r[6]} of {o['operation']}")
+            check(r[7] == (grouped(len(t["findings"])) if t else "—"), f"ct sites {r[7]} of {o['operation']}")
+        details = ct_sections[0].find_all(lambda n: n.tag == "details")
+        with_findings = [o for o in c["operations"] if o["taint"] and o["taint"]["findings"]]
+        check(len(details) == len(with_findings), f"{len(details)} finding lists for {len(with_findings)}")
+        for det, o in zip(details, with_findings):
+            check((det.attrs.get("data-operation"), det.attrs.get("data-board")) == (o["operation"], o["board"]),
+                  f"finding list {det.attrs}")
+            trs = [[td.all_text() for td in tr.find_all(lambda n: n.tag == "td")]
+                   for tr in det.find_all(lambda n: n.tag == "tr") if tr.find_all(lambda n: n.tag == "td")]
+            fs = o["taint"]["findings"]
+            check(len(trs) == len(fs), f'{o["operation"]}: {len(trs)} finding rows for {len(fs)}')
+            for tr, f in zip(trs, fs):
+                check(tr[0] == f["class"] and tr[1] == grouped(f["count"]) and tr[2] == f["instruction"]
+                      and tr[3].startswith(f["function"]) and tr[4] == f["operand"]
+                      and tr[5] == (f["allowed"] or ""), f'{o["operation"]}: finding row {tr} for {f}')
     print(f"report_dom: {a.report}: {len(ops)} operation rows, {len(charts)} bar charts, "
           f"{len(cells)} heat-map cells, {len(flames)} flame graphs ({len(diffs)} differential, "
           f"{len(comps)} comparison), {len(diags)} diagnosis tables; screenshot {shot}")
