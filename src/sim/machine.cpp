@@ -372,6 +372,10 @@ Machine::Block& Machine::build_block(uint32_t start, uint32_t size_bytes) {
         if (it_flags && flag_hooks_.count(pc)) kind |= Block::kItFlags;
         --it_left;
         it_flags |= insn.sets_flags;
+      } else if (b.instructions.size() < 3 && flag_hooks_.count(pc)) {
+        // An IT begun in the previous block (Unicorn ends blocks at 1 KiB page boundaries),
+        // whose instructions here come after its flag-setting one (install_operand_hooks).
+        kind |= Block::kItFlags;
       }
       if (insn.cls == InstrClass::kIt) {
         kind |= Block::kIt;
@@ -512,12 +516,13 @@ void Machine::charge_pending(size_t index, uint32_t next_address) {
         continue;
       }
       // A flag-setting instruction inside the block changes the later conditions: the next
-      // instruction's hook reads the flags (kItFlags); without one (an IT block that goes on
-      // into the next translation block, an image without mapping symbols) this mode cannot
-      // see them, and counts it.
+      // instruction's hook reads the flags (kItFlags), also when that instruction starts the
+      // next translation block (Unicorn ends a block at a 1 KiB page boundary, IT or not);
+      // without one (an image without mapping symbols) this mode cannot see them, and counts it.
       probe.next_executes();
-      if (insn.sets_flags && probe.active() && !(i + 1 < n && (b->kinds[i + 1] & Block::kItFlags)))
-        ++outcome_.inexact_events;
+      const bool next_reads_flags =
+          i + 1 < n ? (b->kinds[i + 1] & Block::kItFlags) != 0 : flag_hooks_.count(next) != 0;
+      if (insn.sets_flags && probe.active() && !next_reads_flags) ++outcome_.inexact_events;
     }
     if (b->kinds[i] & (Block::kOperands | Block::kIt | Block::kUnhookedOperands)) {
       std::array<uint32_t, 2> values{0, 0};

@@ -55,11 +55,50 @@ reset:
   .ltorg
 )";
 
-class ItFlags : public ::testing::Test {
+// The same loop with the IT's flag-setting instruction the last one of a 1 KiB page: Unicorn
+// ends its translation block there, so the IT's later instruction starts the next block, whose
+// hook must still read the flags (as newlib's strcmp in a wolfSSL image happened to be laid out).
+constexpr const char* kAcrossPagesSource = R"(
+  .syntax unified
+  .thumb
+  .section .vectors, "a"
+  .word 0x20008000
+  .word reset + 1
+  .text
+  .global reset
+  .type reset, %function
+reset:
+  movs r5, #0
+  ldr r6, =0x20000100
+  b 1f
+  .balign 1024
+  .space 1008            @ never executed: puts CMPEQ at the page's last halfword
+1:
+  movs r0, #1
+  movs r1, #1
+  and r2, r5, #1
+  movs r3, #0
+  cmp r0, r1
+  itt eq
+  cmpeq r2, r3           @ the page's last instruction: the translation block ends here
+  ldreq r4, [r6]         @ the next page: the next block's first instruction
+  adds r5, r5, #1
+  cmp r5, #16
+  bne 1b
+  ldr r1, =0x40000004    @ the simulator console's EXIT register
+  movs r0, #0
+  str r0, [r1]
+2:
+  b 2b
+  .size reset, . - reset
+  .ltorg
+)";
+
+class ItFlags : public ::testing::TestWithParam<const char*> {
  protected:
   void SetUp() override {
     dir_ = fs::temp_directory_path() / ("fathom_it_flags_test_" + std::to_string(::getpid()));
-    const auto built = fathom::testing::assemble_image(dir_, "it", kSource, "cortex-m4");
+    const auto built = fathom::testing::assemble_image(dir_, "it", GetParam(), "cortex-m4");
     if (built.elf.empty() && built.error.empty()) GTEST_SKIP() << "arm-none-eabi-gcc is not available";
     ASSERT_TRUE(built.error.empty()) << built.error;
     auto image = elf::ElfImage::load(built.elf);
@@ -83,7 +122,7 @@ class ItFlags : public ::testing::Test {
   std::unique_ptr<elf::ElfImage> image_;
 };
 
-TEST_F(ItFlags, ConditionsAfterAFlagSetterInsideAnItUseTheNewFlags) {
+TEST_P(ItFlags, ConditionsAfterAFlagSetterInsideAnItUseTheNewFlags) {
   for (const char* core : {"cortex-m33", "cortex-m4", "cortex-m3"}) {
     SCOPED_TRACE(core);
     const RunOutcome reference = run(core, HookMode::kPerInstruction);
@@ -94,6 +133,11 @@ TEST_F(ItFlags, ConditionsAfterAFlagSetterInsideAnItUseTheNewFlags) {
     EXPECT_EQ(block.inexact_events, 0u);
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(Layouts, ItFlags, ::testing::Values(kSource, kAcrossPagesSource),
+                         [](const auto& info) {
+                           return std::string(info.index == 0 ? "InOneBlock" : "AcrossAPage");
+                         });
 
 }  // namespace
 }  // namespace fathom::sim
