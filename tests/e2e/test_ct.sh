@@ -16,7 +16,8 @@ d = json.load(open(sys.argv[1]))
 assert d["variants"] == 32, d["variants"]
 ops = {(o["board"], o["operation"]): o for o in d["operations"]}
 want = {"ct_tag_compare_early_exit": "leak", "ct_tag_compare_constant": "constant",
-        "ct_secret_branch": "leak", "ct_secret_divide": "leak", "ecdh_p256_shared": "varies",
+        "ct_secret_branch": "leak", "ct_secret_divide": "leak", "ct_mbedtls_memcmp": "constant",
+        "ct_mbedtls_inv_mod": "constant", "ecdh_p256_shared": "varies",
         "aes128_gcm_encrypt_1k": "constant", "sha256_1k": "not checked"}
 # AES-GCM: gcm_gen_table's `u8Dst[0] ^= (u8Src[15] & 0x01) ? 0xE1 : 0` on a bit of the hash key
 # H = AES_K(0) is an IT on the M33 (constant) but a branch on the M0+ (a leak).
@@ -68,6 +69,35 @@ assert "__udivsi3" in f and f["__udivsi3"]["self_cycles_slow"] > f["__udivsi3"][
 # The secret branch: the multiplications the set bits add are calls to libgcc's 64-bit modulo.
 f = divergence("sim-m33", "ct_secret_branch")
 assert "__udivmoddi4" in f and f["__udivmoddi4"]["calls_slow"] > f["__udivmoddi4"]["calls_fast"], f
+PY
+
+# Mbed TLS 3.6's own constant-time code (firmware/workloads/mbedtls/ct_known.c): constant in
+# time on both boards (above). By taint, mbedtls_ct_memcmp has no finding; mbedtls_mpi_inv_mod
+# has: on the M0+ only the wrapper's early-exit comparisons and limb count of the secret
+# (mbedtls_mpi_cmp_abs, _cmp_mpi, _copy), none in the inversion core; on the M33 also findings
+# in mbedtls_mpi_core_gcd_modinv_odd, whose ITs select on secret flags.
+expect_exit 4 "$FATHOM" ct "$SUITE" --format json --no-explain --variants 2 -j 2 \
+  --op ct_mbedtls_memcmp --op ct_mbedtls_inv_mod
+cp "$WORK/out" "$WORK/known.json"
+python3 - "$WORK/known.json" <<'PY' || { cat "$WORK/known.json" >&2; fail "Mbed TLS constant-time code"; }
+import json, sys
+d = json.load(open(sys.argv[1]))
+ops = {(o["board"], o["operation"]): o for o in d["operations"]}
+for board in ("sim-m33", "sim-m0plus"):
+    m = ops[(board, "ct_mbedtls_memcmp")]
+    assert m["verdict"] == "constant" and m["taint"]["verdict"] == "no finding", m
+    # The 16-byte expected tag, marked by the setup and by each of the 2 variants.
+    assert m["taint"]["marked_bytes"] == 16 * 3, m["taint"]
+    inv = ops[(board, "ct_mbedtls_inv_mod")]
+    assert inv["verdict"] == "constant" and inv["taint"]["verdict"] == "leak", inv
+wrapper = {"mbedtls_mpi_cmp_abs", "mbedtls_mpi_cmp_mpi", "mbedtls_mpi_copy"}
+m0 = ops[("sim-m0plus", "ct_mbedtls_inv_mod")]["taint"]["findings"]
+assert m0 and all(f["class"] == "branch" and f["function"] in wrapper and
+                  f["file"].endswith("bignum.c") for f in m0), m0
+m33 = ops[("sim-m33", "ct_mbedtls_inv_mod")]["taint"]["findings"]
+assert wrapper <= {f["function"] for f in m33}, m33
+core = [f for f in m33 if f["function"] == "mbedtls_mpi_core_gcd_modinv_odd"]
+assert any(f["class"] == "it" and f["file"].endswith("bignum_core.c") for f in core), m33
 PY
 
 # No leak among the operations checked: exit 0, the table says constant and not checked.
