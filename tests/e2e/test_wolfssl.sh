@@ -56,6 +56,24 @@ assert images["wolfssl-fastmath"]["provenance"]["libc"] == "newlib-nano"
 assert images["wolfssl-fastmath-newlib"]["provenance"]["libc"] == "newlib"
 '
 
+# fathom ct on wolfSSL's SP P-256 (its Cortex-M assembly, timing-resistant by design): the
+# shared secret takes the same cycles for every private scalar. Taint tracking still reports
+# sites, each named: the "Check double" branch of sp_256_proj_point_add_8 (an exceptional case
+# on secret-derived points) and sp_ecc_secret_gen_256's copy of the scalar by its used words.
+expect_exit 4 "$FATHOM" ct wolfssl --config wolfssl-sp-asm --op ecdh_p256_shared --variants 8 \
+  --format json --no-explain -j 2
+check_json "$WORK/out" '
+o = next(o for o in d["operations"] if o["operation"] == "ecdh_p256_shared")
+assert o["verdict"] == "constant" and o["variants"] == 8, o
+assert o["spread_cycles"] == 0 and o["distinct_cycle_counts"] == 1, o
+t = o["taint"]
+assert t["verdict"] == "leak" and t["marked_bytes"] > 0, t
+assert all(f["file"].endswith("sp_cortexm.c") and f["line"] > 0 for f in t["findings"]), t
+sites = {(f["class"], f["function"]) for f in t["findings"]}
+assert ("branch", "sp_256_proj_point_add_8") in sites, sites
+assert ("secret-address", "sp_ecc_secret_gen_256") in sites, sites
+'
+
 # A failing self-test: no operation of the image keeps a timing, and the run says why.
 expect_exit 1 "$FATHOM" run "$SRC/tests/e2e/suites/wolfssl_broken_gate.toml" --no-history \
   --format json

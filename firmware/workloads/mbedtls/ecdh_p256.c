@@ -15,6 +15,7 @@
 #include "psa/crypto.h"
 #include "psa_util.h"
 #include "../vectors/ecdh_p256_cavp.h"
+#include "../vectors/p256_secret_scalar.h"
 
 #define P256_PUB_LEN \
   PSA_EXPORT_PUBLIC_KEY_OUTPUT_SIZE(PSA_KEY_TYPE_ECC_KEY_PAIR(PSA_ECC_FAMILY_SECP_R1), 256)
@@ -157,24 +158,10 @@ static int ecdh_shared_run(void) {
                                          P256_PUB_LEN, secret, sizeof secret, &secret_len));
 }
 
-/* Variant v of the private scalar (fathom_op.secret): 32 bytes of a xorshift stream seeded by
- * v with its top bit cleared (so below the group order) and its lowest bit set (never 0). */
+/* Variant v of the private scalar (fathom_op.secret; vectors/p256_secret_scalar.h). */
 static int ecdh_shared_secret(uint32_t variant) {
   uint8_t d[32];
-  if (variant == 0) {
-    for (size_t i = 0; i < sizeof d; ++i) d[i] = ecdh_p256_vectors[0].diut[i];
-  } else {
-    uint64_t x = 0x9E3779B97F4A7C15ull ^ ((uint64_t)variant * 0xD1B54A32D192ED03ull);
-    for (size_t i = 0; i < sizeof d; ++i) {
-      x ^= x << 13;
-      x ^= x >> 7;
-      x ^= x << 17;
-      d[i] = (uint8_t)(x >> 32);
-    }
-    d[0] &= 0x7Fu;
-    d[31] |= 1u;
-  }
-  fathom_ct_secret(d, sizeof d);
+  p256_secret_scalar(variant, d);
   psa_destroy_key(ecdh_private_key);
   ecdh_private_key = PSA_KEY_ID_NULL;
   return wl_status(ecdh_import_private(d, &ecdh_private_key));

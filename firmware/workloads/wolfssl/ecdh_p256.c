@@ -7,13 +7,15 @@
  * ecdh_p256_shared: timed = import of the fixed peer public key (wc_ecc_import_x963_ex), the
  *   check that it lies on the curve (wc_ecc_point_is_on_curve; PSA checks the peer point
  *   too) and wc_ecc_shared_secret with the private key imported in setup: one variable-base
- *   scalar multiplication. */
+ *   scalar multiplication. Its secret (`fathom ct`) is the private scalar
+ *   (vectors/p256_secret_scalar.h), the peer's public key unchanged. */
 #include <stdint.h>
 
 #include <wolfssl/wolfcrypt/settings.h>
 #include <wolfssl/wolfcrypt/ecc.h>
 
 #include "../vectors/ecdh_p256_cavp.h"
+#include "../vectors/p256_secret_scalar.h"
 #include "fathom_harness.h"
 #include "wolf_util.h"
 
@@ -158,11 +160,22 @@ static void ecdh_shared_teardown(void) {
   ecdh_private_ready = 0;
 }
 
+/* Variant v of the private scalar (fathom_op.secret), imported in place of setup's. */
+static int ecdh_shared_secret(uint32_t variant) {
+  uint8_t d[32];
+  p256_secret_scalar(variant, d);
+  ecdh_shared_teardown();
+  int ret = ecdh_import_private(d, &ecdh_private_key);
+  ecdh_private_ready = ret == 0;
+  return ret;
+}
+
 static const fathom_op op_ecdh_p256_shared = {
     .name = "ecdh_p256_shared",
     .setup = ecdh_shared_setup,
     .kat = ecdh_shared_kat,
     .run = ecdh_shared_run,
     .teardown = ecdh_shared_teardown,
+    .secret = ecdh_shared_secret,
 };
 FATHOM_REGISTER_OP(op_ecdh_p256_shared);
