@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <filesystem>
 
 #include "../sim/assembled_image.h"
@@ -42,8 +44,10 @@ constexpr const char* kSource = R"(
 class SimulatorMemoryTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    const auto dir = std::filesystem::temp_directory_path() / "fathom-simulator-memory-test";
-    const auto built = fathom::testing::assemble_image(dir, "harness_names", kSource);
+    // Per process: ctest runs this suite's tests in parallel, each in its own process.
+    dir_ = std::filesystem::temp_directory_path() /
+           ("fathom-simulator-memory-test-" + std::to_string(::getpid()));
+    const auto built = fathom::testing::assemble_image(dir_, "harness_names", kSource);
     if (built.elf.empty() && built.error.empty()) GTEST_SKIP() << "no Arm toolchain";
     ASSERT_TRUE(built.error.empty()) << built.error;
     auto image = elf::ElfImage::load(built.elf);
@@ -56,6 +60,7 @@ class SimulatorMemoryTest : public ::testing::Test {
       address_[name] = (s->address & ~1u) + 2;  // inside the function
     }
   }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
 
   // An execution of `op` called from `caller` whose figures are all `figure`.
   WatchedExecution execution(const std::string& caller, uint64_t figure,
@@ -81,6 +86,7 @@ class SimulatorMemoryTest : public ::testing::Test {
 
   std::optional<elf::ElfImage> image_;
   std::map<std::string, uint32_t> address_;
+  std::filesystem::path dir_;
 };
 
 TEST_F(SimulatorMemoryTest, TheMemoryRunWinsWhereTheHarnessMadeOne) {
