@@ -91,7 +91,41 @@ OperationTiming judge(const model::ImageResult& image, const model::OperationRes
     return t;
   }
   t.control = control_spread;
-  if (control_spread->varies()) t.verdict = TimingVerdict::kVaries;
+  if (!control_spread->varies()) return t;
+  // The control varies too: pair run r of each. That needs runs that start alike (each
+  // operation from the post-boot snapshot, so the control's smaller selection of operations
+  // changes nothing) and the same number of them.
+  t.verdict = TimingVerdict::kVaries;
+  const model::ImageResult* control_image = nullptr;
+  for (const auto& other : control_run->images)
+    if (other.configuration == image.configuration && other.board == image.board)
+      control_image = &other;
+  if (image.provenance.isolation != "snapshot" || !control_image ||
+      control_image->provenance.isolation != "snapshot") {
+    t.reason = "the runs are not isolated by snapshot, so variant and control runs cannot be "
+               "paired";
+    return t;
+  }
+  if (control->cycle_samples.size() != op.cycle_samples.size()) {
+    t.reason = "the control timed a different number of runs, so they cannot be paired";
+    return t;
+  }
+  const bool instructions = op.instruction_samples.size() == op.cycle_samples.size() &&
+                            control->instruction_samples.size() == op.cycle_samples.size();
+  PairedDifference paired;
+  for (size_t r = 0; r < op.cycle_samples.size(); ++r) {
+    const uint64_t a = op.cycle_samples[r], b = control->cycle_samples[r];
+    const uint64_t d = a > b ? a - b : b - a;
+    if (d == 0 && !(instructions && op.instruction_samples[r] != control->instruction_samples[r]))
+      continue;
+    ++paired.differing_runs;
+    if (d > paired.max_cycles || paired.differing_runs == 1) {
+      paired.max_cycles = d;
+      paired.max_run = static_cast<uint32_t>(r);
+    }
+  }
+  t.paired = paired;
+  if (paired.differing_runs > 0) t.verdict = TimingVerdict::kLeak;
   return t;
 }
 

@@ -4,7 +4,11 @@
 // variants is a timing leak: the target has no noise, so one cycle is a finding. A control run
 // (the same secret in every run) tells a leak from a difference the secret does not cause: an
 // operation that draws fresh randomness per run (Mbed TLS blinds a scalar multiplication with its
-// DRBG) may vary with the secret fixed, and then timing alone cannot attribute the difference.
+// DRBG) or whose allocator settles over its first runs varies with the secret fixed too. Then
+// each variant is compared with the control's run at the same position: both start from the same
+// post-boot state (snapshot isolation) and draw the same random stream, so the secrets written
+// before each run are the only difference between the two executions, and any difference in
+// cycles at one position is the secret's doing.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -16,8 +20,10 @@ namespace fathom::analysis {
 
 enum class TimingVerdict {
   kConstant,    // every variant took the same cycles (and instructions, where counted)
-  kLeak,        // two variants differ, and the control (one secret, every run) does not
-  kVaries,      // variants differ, and so do runs with the secret fixed: not attributable
+  kLeak,        // two variants differ, and the control (one secret, every run) does not, or a
+                // variant differs from the control's run at the same position
+  kVaries,      // variants differ, each exactly as the control's run at its position: the time
+                // varies per run, not with the secret
   kNotChecked,  // no variants ran: no secret hook, a failed KAT, no cycles, an image error
 };
 std::string_view to_string(TimingVerdict verdict);  // "constant", "leak", "varies", "not checked"
@@ -28,6 +34,13 @@ struct SampleSpread {
   uint32_t distinct_cycle_counts = 0;
   bool instructions_differ = false;  // where the target counts them
   bool varies() const { return max_cycles != min_cycles || instructions_differ; }
+};
+
+// Variant r against the control's run r (cycles, and instructions where counted).
+struct PairedDifference {
+  uint32_t differing_runs = 0;      // positions where the two differ
+  uint64_t max_cycles = 0;          // the largest |variant r - control r| in cycles
+  uint32_t max_run = 0;             // where it is
 };
 
 struct OperationTiming {
@@ -45,6 +58,9 @@ struct OperationTiming {
   std::optional<uint64_t> fastest_instructions, slowest_instructions;
   // The control's spread (the secret fixed), when variants differed and the control ran.
   std::optional<SampleSpread> control;
+  // When the control varied too: each variant against the control's run at its position; unset
+  // when the two cannot be paired (and then `reason` says why).
+  std::optional<PairedDifference> paired;
 };
 
 // The spread of an operation's timed runs (cycle_samples, instruction_samples); nullopt when it

@@ -159,22 +159,36 @@ constexpr size_t kDivergenceFunctions = 5;
 
 Divergence explain(const model::Suite& suite, const OperationTiming& t) {
   Divergence d;
-  d.fast_variant = t.fastest_variant;
-  d.slow_variant = t.slowest_variant;
+  // Each variant is profiled alone, as the first run. A leak found by pairing (the runs vary
+  // with the secret fixed too) is explained by variant 0 against the variant that differed most
+  // from the control: alone, both take the same random draws, so their profiles differ only by
+  // the secret. The faster of the two is "fast".
+  d.fast_variant = t.paired ? 0 : t.fastest_variant;
+  d.slow_variant = t.paired ? t.paired->max_run : t.slowest_variant;
   try {
     ProfiledImage fast = profile_image(suite, t.configuration, t.board, {t.operation}, 1, false,
-                                       t.fastest_variant);
+                                       d.fast_variant);
     ProfiledImage slow = profile_image(suite, t.configuration, t.board, {t.operation}, 1, false,
-                                       t.slowest_variant);
+                                       d.slow_variant);
     compare::DiagnosisOptions options;
     options.threshold_percent = 0;
     options.coverage = 1.0;
     options.max_functions = kDivergenceFunctions;
-    for (auto& op : compare::diagnose(fast.profiles, slow.profiles, options)) {
-      if (op.operation != t.operation) continue;
-      d.profile_cycles_fast = op.cycles_a;
-      d.profile_cycles_slow = op.cycles_b;
-      d.functions = std::move(op.functions);
+    auto diagnosis = [&]() -> std::optional<compare::OperationDiagnosis> {
+      for (auto& op : compare::diagnose(fast.profiles, slow.profiles, options))
+        if (op.operation == t.operation) return std::move(op);
+      return std::nullopt;
+    };
+    auto op = diagnosis();
+    if (op && op->cycles_a > op->cycles_b) {
+      std::swap(fast, slow);
+      std::swap(d.fast_variant, d.slow_variant);
+      op = diagnosis();
+    }
+    if (op) {
+      d.profile_cycles_fast = op->cycles_a;
+      d.profile_cycles_slow = op->cycles_b;
+      d.functions = std::move(op->functions);
       return d;
     }
     d.error = "the profiles have no entry for the operation";
@@ -189,10 +203,18 @@ std::string signed_cycles(int64_t v) {
 }
 
 void print_divergence(const OperationTiming& t, const Divergence& d) {
-  std::cout << fmt::format("\n{} ({} on {}): variant {} ({} cycles) against variant {} ({} cycles)",
-                           t.operation, t.configuration, t.board, d.fast_variant,
-                           report::with_thousands(t.min_cycles), d.slow_variant,
-                           report::with_thousands(t.max_cycles));
+  if (t.paired && d.error.empty())
+    std::cout << fmt::format("\n{} ({} on {}): variant {} ({} cycles) against variant {} ({} "
+                             "cycles), each profiled alone with the same random draws",
+                             t.operation, t.configuration, t.board, d.fast_variant,
+                             report::with_thousands(d.profile_cycles_fast), d.slow_variant,
+                             report::with_thousands(d.profile_cycles_slow));
+  else
+    std::cout << fmt::format("\n{} ({} on {}): variant {} ({} cycles) against variant {} ({} "
+                             "cycles)",
+                             t.operation, t.configuration, t.board, d.fast_variant,
+                             report::with_thousands(t.min_cycles), d.slow_variant,
+                             report::with_thousands(t.max_cycles));
   if (!d.error.empty()) {
     std::cout << fmt::format(": not profiled ({})\n", d.error);
     return;
@@ -237,14 +259,27 @@ void print_table(const std::vector<OperationTiming>& timings, uint32_t variants,
                            {"note", false, ColumnFit::kOverflow}});
   for (const auto& t : timings) {
     std::string note = t.reason;
-    if (t.verdict == TimingVerdict::kLeak)
+    const std::string control_spread =
+        t.control ? report::with_thousands(t.control->max_cycles - t.control->min_cycles) : "";
+    if (t.verdict == TimingVerdict::kLeak && t.paired)
+      note = fmt::format("variant {} fastest, variant {} slowest; with the secret fixed the runs "
+                         "vary too ({} cycles), but {} of {} variants differ from that run at "
+                         "their position (up to {} cycles, variant {})",
+                         t.fastest_variant, t.slowest_variant, control_spread,
+                         t.paired->differing_runs, t.variants,
+                         report::with_thousands(t.paired->max_cycles), t.paired->max_run);
+    else if (t.verdict == TimingVerdict::kLeak)
       note = fmt::format("variant {} fastest, variant {} slowest{}", t.fastest_variant,
                          t.slowest_variant,
                          t.control ? "; constant with the secret fixed" : "; " + t.reason);
+    else if (t.verdict == TimingVerdict::kVaries && t.paired)
+      note = fmt::format("varies as much with the secret fixed ({} cycles), every variant as "
+                         "that run at its position: per-run randomness or state, not the secret",
+                         control_spread);
     else if (t.verdict == TimingVerdict::kVaries)
-      note = fmt::format("also varies with the secret fixed ({} cycles): per-run randomness, "
-                         "not attributable by timing",
-                         report::with_thousands(t.control->max_cycles - t.control->min_cycles));
+      note = fmt::format("also varies with the secret fixed ({} cycles) and {}: not attributable "
+                         "by timing",
+                         control_spread, t.reason);
     const bool checked = t.verdict != TimingVerdict::kNotChecked;
     table.add_row({t.operation.empty() ? "(image)" : t.operation, t.configuration, t.board,
                    std::string(analysis::to_string(t.verdict)),
@@ -313,6 +348,12 @@ void print_json(const std::vector<OperationTiming>& timings, uint32_t variants,
     o["control_distinct_cycle_counts"] =
         t.control ? nlohmann::ordered_json(t.control->distinct_cycle_counts)
                   : nlohmann::ordered_json(nullptr);
+    o["paired_differing_variants"] =
+        t.paired ? nlohmann::ordered_json(t.paired->differing_runs) : nlohmann::ordered_json(nullptr);
+    o["paired_max_cycles"] =
+        t.paired ? nlohmann::ordered_json(t.paired->max_cycles) : nlohmann::ordered_json(nullptr);
+    o["paired_max_variant"] =
+        t.paired ? nlohmann::ordered_json(t.paired->max_run) : nlohmann::ordered_json(nullptr);
     o["slowest_instructions"] = t.slowest_instructions ? nlohmann::ordered_json(*t.slowest_instructions)
                                                        : nlohmann::ordered_json(nullptr);
     nlohmann::ordered_json divergence = nullptr;

@@ -328,7 +328,7 @@ std::string_view html_page_script() {
   // ---- constant time (fathom ct) ----
   if (data.constant_time) {
     const ct = data.constant_time;
-    const s = section("ct", "Constant time", `fathom ct over ${ct.variants} secret variants per operation on the simulator: timing is the differential check (any cycle difference between variants is a leak; "varies" when the time differs with the secret fixed too), taint the per-instruction tracking of the declared secret bytes (branches, IT, indirect branches, secret-indexed addresses, variable-latency operands, software division). "No finding" covers the path the secret took.`);
+    const s = section("ct", "Constant time", `fathom ct over ${ct.variants} secret variants per operation on the simulator: timing is the differential check (any cycle difference between variants is a leak; "varies" when the runs differ as much with the secret fixed, each variant taking what the secret-fixed run at its position took), taint the per-instruction tracking of the declared secret bytes (branches, IT, indirect branches, secret-indexed addresses, variable-latency operands, software division). "No finding" covers the path the secret took.`);
     const range = (o) => o.min_cycles == null ? "—" : o.min_cycles === o.max_cycles ? group(o.min_cycles) : `${group(o.min_cycles)}–${group(o.max_cycles)}`;
     const verdict_cls = (v) => v === "leak" ? "bad" : v === "constant" || v === "no finding" ? "ok" : null;
     const where = (f) => (f.function ? `${f.function}+0x${f.offset.toString(16)}` : f.pc) + (f.file ? ` (${f.file.split("/").pop()}:${f.line})` : "");

@@ -1,10 +1,11 @@
 #!/bin/bash
 # fathom ct (docs/CT.md) on the constant-time fixtures, whose verdicts are known
 # (tests/e2e/suites/ct.toml): the early-exit tag compare, the secret branch and the secret divide
-# leak on both boards, the XOR-accumulating compare is constant, ECDH's time varies with its
-# private scalar but also with the scalar fixed (Mbed TLS's random blinding), so it is "varies",
-# and SHA-256 declares no secret ("not checked"). A leak exits 4; the divergence names the
-# function where the fastest and slowest variant part.
+# leak on both boards, the XOR-accumulating compare is constant, ECDH's time varies with the
+# scalar fixed too (Mbed TLS's random blinding), but each variant differs from the secret-fixed
+# run at the same position (the same random draws): a leak found by pairing; and SHA-256
+# declares no secret ("not checked"). A leak exits 4; the divergence names the function where
+# the fastest and slowest variant part.
 . "$(dirname "$0")/lib.sh"
 need_toolchain
 SUITE="$SRC/tests/e2e/suites/ct.toml"
@@ -17,7 +18,7 @@ assert d["variants"] == 32, d["variants"]
 ops = {(o["board"], o["operation"]): o for o in d["operations"]}
 want = {"ct_tag_compare_early_exit": "leak", "ct_tag_compare_constant": "constant",
         "ct_secret_branch": "leak", "ct_secret_divide": "leak", "ct_mbedtls_memcmp": "constant",
-        "ct_mbedtls_inv_mod": "constant", "ecdh_p256_shared": "varies",
+        "ct_mbedtls_inv_mod": "constant", "ecdh_p256_shared": "leak",
         "aes128_gcm_encrypt_1k": "constant", "sha256_1k": "not checked"}
 # AES-GCM: gcm_gen_table's `u8Dst[0] ^= (u8Src[15] & 0x01) ? 0xE1 : 0` on a bit of the hash key
 # H = AES_K(0) is an IT on the M33 (constant) but a branch on the M0+ (a leak).
@@ -33,7 +34,7 @@ for board in ("sim-m33", "sim-m0plus"):
         assert o["spread_cycles"] == o["max_cycles"] - o["min_cycles"], o
         if verdict == "constant":
             assert o["spread_cycles"] == 0 and o["distinct_cycle_counts"] == 1, o
-            assert o["divergence"] is None, o
+            assert o["divergence"] is None and o["paired_differing_variants"] is None, o
         else:
             assert o["spread_cycles"] > 0 and o["distinct_cycle_counts"] > 1, o
     # The early exit: variant v agrees in v mod 17 leading bytes, so 17 distinct times, the
@@ -41,11 +42,14 @@ for board in ("sim-m33", "sim-m0plus"):
     e = ops[(board, "ct_tag_compare_early_exit")]
     assert e["distinct_cycle_counts"] == 17, e
     assert e["fastest_variant"] % 17 == 0 and e["slowest_variant"] % 17 == 16, e
-    # A leak's control (the secret fixed) is constant; ECDH's is not.
+    # The fixtures' control (the secret fixed) is constant, so they are not paired; ECDH's varies
+    # (blinding), and variants differ from the control's run at their position.
     for op in ("ct_tag_compare_early_exit", "ct_secret_branch", "ct_secret_divide"):
-        assert ops[(board, op)]["control_spread_cycles"] == 0, ops[(board, op)]
+        o = ops[(board, op)]
+        assert o["control_spread_cycles"] == 0 and o["paired_differing_variants"] is None, o
     x = ops[(board, "ecdh_p256_shared")]
-    assert x["control_spread_cycles"] > 0 and x["divergence"] is None, x
+    assert x["control_spread_cycles"] > 0 and x["divergence"] is not None, x
+    assert 0 < x["paired_differing_variants"] <= 32 and x["paired_max_cycles"] > 0, x
 
 def divergence(board, op):
     o = ops[(board, op)]
@@ -98,6 +102,37 @@ m33 = ops[("sim-m33", "ct_mbedtls_inv_mod")]["taint"]["findings"]
 assert wrapper <= {f["function"] for f in m33}, m33
 core = [f for f in m33 if f["function"] == "mbedtls_mpi_core_gcd_modinv_odd"]
 assert any(f["class"] == "it" and f["file"].endswith("bignum_core.c") for f in core), m33
+PY
+
+# Mbed TLS 2.28 (tests/e2e/suites/ct-mbedtls-2.28.toml): the same known cases on the same
+# inputs. mbedtls_ct_memcmp is constant with no taint finding, as in 3.6; mbedtls_mpi_inv_mod is
+# 2.28's binary extended Euclid, a leak both ways: its runs also differ with the secret fixed
+# (the allocator's first-run state, tens of cycles), but variants differ from the secret-fixed
+# run at their position by thousands; taint names the parity loops in mbedtls_mpi_inv_mod
+# (`while ((TU.p[0] & 1) == 0)`) and the GCD before it, and the divergence the subtractions.
+expect_exit 4 "$FATHOM" ct "$SRC/tests/e2e/suites/ct-mbedtls-2.28.toml" --format json -j 2
+cp "$WORK/out" "$WORK/mbedtls-2.28.json"
+python3 - "$WORK/mbedtls-2.28.json" <<'PY' || { cat "$WORK/mbedtls-2.28.json" >&2; fail "Mbed TLS 2.28"; }
+import json, sys
+d = json.load(open(sys.argv[1]))
+ops = {(o["board"], o["operation"]): o for o in d["operations"]}
+assert len(ops) == 4, ops.keys()
+for board in ("sim-m33", "sim-m0plus"):
+    m = ops[(board, "ct_mbedtls_memcmp")]
+    assert m["verdict"] == "constant" and m["taint"]["verdict"] == "no finding", m
+    inv = ops[(board, "ct_mbedtls_inv_mod")]
+    assert inv["verdict"] == "leak" and inv["variants"] == 32, inv
+    assert 0 < inv["control_spread_cycles"] < inv["paired_max_cycles"], inv
+    assert inv["paired_differing_variants"] >= 16, inv
+    fns = {f["function"]: f for f in inv["divergence"]["functions"]}
+    assert fns["mbedtls_mpi_sub_abs"]["calls_slow"] > fns["mbedtls_mpi_sub_abs"]["calls_fast"], fns
+    t = inv["taint"]
+    assert t["verdict"] == "leak", t
+    core = [f for f in t["findings"] if f["function"] == "mbedtls_mpi_inv_mod"]
+    assert core and all(f["class"] == "branch" and f["file"].endswith("bignum.c") for f in core), t
+    # The parity test of TU that opens the loop, once per halving: hundreds of times.
+    assert any(f["line"] == 2632 and f["count"] > 100 and f["operand"] == "flags" for f in core), core
+    assert any(f["function"] == "mbedtls_mpi_gcd" for f in t["findings"]), t
 PY
 
 # No leak among the operations checked: exit 0, the table says constant and not checked.

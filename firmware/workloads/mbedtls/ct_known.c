@@ -7,7 +7,8 @@
  *   fixture's early-exit compare is given.
  * ct_mbedtls_inv_mod: mbedtls_mpi_inv_mod of a secret 256-bit value modulo the P-256 group order
  *   n (public): the modular inversion an ECDSA signature makes of its nonce. Variant v is 32
- *   bytes drawn from v, below n (top bit clear) and odd. */
+ *   bytes drawn from v, below n (top bit clear) and odd. Constant-time in 3.6; in 2.28 (the same
+ *   file, firmware/workloads/mbedtls-2.28) a binary extended Euclid that branches on its bits. */
 #ifdef FATHOM_CT_FIXTURES
 
 #include <stdint.h>
@@ -16,6 +17,12 @@
 #include "fathom_harness.h"
 #include "mbedtls/bignum.h"
 #include "mbedtls/constant_time.h"
+
+/* Mbed TLS 2.28 (firmware/workloads/mbedtls-2.28 compiles this file too) has public struct
+ * members and no MBEDTLS_PRIVATE. */
+#ifndef MBEDTLS_PRIVATE
+#define MBEDTLS_PRIVATE(member) member
+#endif
 
 #define TAG_BYTES 16
 
