@@ -11,7 +11,12 @@
  *  - ct_secret_branch: square-and-multiply over a 32-bit secret exponent, multiplying only where
  *    a bit is set (a branch on every secret bit).
  *  - ct_secret_divide: a secret divided by a public divisor the compiler cannot see (UDIV on the
- *    M3/M4/M33, whose time depends on the operands; __aeabi_uidiv on the M0+). */
+ *    M3/M4/M33, whose time depends on the operands; __aeabi_uidiv on the M0+).
+ *  - ct_secret_compress: a secret coefficient compressed to 4 bits as ML-KEM's reference code did
+ *    before the KyberSlash fix, ((x << 4) + q/2) / q with the constant q = 3329: what the
+ *    binary does depends on the flags. At -O2 GCC multiplies by the reciprocal on the
+ *    M3/M4/M33 (UMULL: constant on the M4 and M33); at -Os it emits UDIV (a leak); the M0+ has
+ *    neither a divider nor UMULL, and calls __aeabi_uidiv at either level (a leak). */
 #ifdef FATHOM_CT_FIXTURES
 
 #include <stddef.h>
@@ -186,5 +191,46 @@ static const fathom_op op_ct_secret_divide = {
     .secret = dividend_secret,
 };
 FATHOM_REGISTER_OP(op_ct_secret_divide);
+
+/* ---- a secret compressed by a division by the constant q (KyberSlash's pattern) */
+
+#define MLKEM_Q 3329u
+
+static uint32_t secret_coefficient;
+static volatile uint32_t compressed;
+
+static int coefficient_secret(uint32_t variant) {
+  secret_coefficient = spread(variant) % MLKEM_Q;
+  fathom_ct_secret(&secret_coefficient, sizeof secret_coefficient);
+  return 0;
+}
+
+static int coefficient_setup(void) { return coefficient_secret(0); }
+
+/* FIPS 203 Compress_4(x) = round(16 x / q) mod 16, as the pre-fix reference code computed it. */
+static uint32_t __attribute__((noinline)) compress4(uint32_t x) {
+  return (((x << 4) + MLKEM_Q / 2) / MLKEM_Q) & 15u;
+}
+
+static void compress_kat(void) {
+  fathom_kat_expect("compress4(0)", compress4(0) == 0);
+  fathom_kat_expect("compress4(208)", compress4(208) == 1);     /* 16*208/q = 0.9997 */
+  fathom_kat_expect("compress4(1664)", compress4(1664) == 8);   /* 7.9976 */
+  fathom_kat_expect("compress4(3328)", compress4(3328) == 0);   /* 15.995 -> 16 mod 16 */
+}
+
+static int compress_run(void) {
+  compressed = compress4(secret_coefficient);
+  return 0;
+}
+
+static const fathom_op op_ct_secret_compress = {
+    .name = "ct_secret_compress",
+    .setup = coefficient_setup,
+    .kat = compress_kat,
+    .run = compress_run,
+    .secret = coefficient_secret,
+};
+FATHOM_REGISTER_OP(op_ct_secret_compress);
 
 #endif /* FATHOM_CT_FIXTURES */

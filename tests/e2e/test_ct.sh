@@ -1,7 +1,8 @@
 #!/bin/bash
 # fathom ct (docs/CT.md) on the constant-time fixtures, whose verdicts are known
 # (tests/e2e/suites/ct.toml): the early-exit tag compare, the secret branch and the secret divide
-# leak on both boards, the XOR-accumulating compare is constant, ECDH's time varies with the
+# leak on both boards, the division by the constant q is a multiplication on the M33 (constant)
+# and a call to __aeabi_uidiv on the M0+ (a leak), the XOR-accumulating compare is constant, ECDH's time varies with the
 # scalar fixed too (Mbed TLS's random blinding), but each variant differs from the secret-fixed
 # run at the same position (the same random draws): a leak found by pairing; and SHA-256
 # declares no secret ("not checked"). A leak exits 4; the divergence names the function where
@@ -22,8 +23,11 @@ want = {"ct_tag_compare_early_exit": "leak", "ct_tag_compare_constant": "constan
         "aes128_gcm_encrypt_1k": "constant", "sha256_1k": "not checked"}
 # AES-GCM: gcm_gen_table's `u8Dst[0] ^= (u8Src[15] & 0x01) ? 0xE1 : 0` on a bit of the hash key
 # H = AES_K(0) is an IT on the M33 (constant) but a branch on the M0+ (a leak).
-board_want = {"sim-m33": dict(want), "sim-m0plus": dict(want, aes128_gcm_encrypt_1k="leak")}
+# The division by the constant q: a reciprocal multiplication on the M33, __aeabi_uidiv on the M0+.
+board_want = {"sim-m33": dict(want, ct_secret_compress="constant"),
+              "sim-m0plus": dict(want, aes128_gcm_encrypt_1k="leak", ct_secret_compress="leak")}
 for board in ("sim-m33", "sim-m0plus"):
+    assert {o for (b, o) in ops if b == board} == set(board_want[board]), ops.keys()
     for op, verdict in board_want[board].items():
         o = ops[(board, op)]
         assert o["verdict"] == verdict, (board, op, o)
@@ -68,8 +72,9 @@ assert f["self_cycles_slow"] > f["self_cycles_fast"], f
 # is) on the M0+, which has no divider.
 f = divergence("sim-m33", "ct_secret_divide")["divide"]
 assert f["self_cycles_slow"] > f["self_cycles_fast"], f
-f = divergence("sim-m0plus", "ct_secret_divide")
-assert "__udivsi3" in f and f["__udivsi3"]["self_cycles_slow"] > f["__udivsi3"]["self_cycles_fast"], f
+for op in ("ct_secret_divide", "ct_secret_compress"):
+    f = divergence("sim-m0plus", op)
+    assert "__udivsi3" in f and f["__udivsi3"]["self_cycles_slow"] > f["__udivsi3"]["self_cycles_fast"], f
 # The secret branch: the multiplications the set bits add are calls to libgcc's 64-bit modulo.
 f = divergence("sim-m33", "ct_secret_branch")
 assert "__udivmoddi4" in f and f["__udivmoddi4"]["calls_slow"] > f["__udivmoddi4"]["calls_fast"], f
@@ -135,6 +140,22 @@ for board in ("sim-m33", "sim-m0plus"):
     assert any(f["function"] == "mbedtls_mpi_gcd" for f in t["findings"]), t
 PY
 
+# The same C built for size on the M4 (tests/e2e/suites/ct-os.toml): GCC emits UDIV for the
+# division by q, and the secret dividend sets its time: a leak by both checks.
+expect_exit 4 "$FATHOM" ct "$SRC/tests/e2e/suites/ct-os.toml" --format json --variants 8
+cp "$WORK/out" "$WORK/os.json"
+python3 - "$WORK/os.json" <<'PY' || { cat "$WORK/os.json" >&2; fail "ct_secret_compress at -Os"; }
+import json, sys
+d = json.load(open(sys.argv[1]))
+(o,) = d["operations"]
+assert o["board"] == "sim-m4" and o["operation"] == "ct_secret_compress", o
+assert o["verdict"] == "leak" and o["control_spread_cycles"] == 0, o
+assert "compress4" in {f["function"] for f in o["divergence"]["functions"]}, o["divergence"]
+(f,) = o["taint"]["findings"]
+assert f["class"] == "variable-latency" and f["function"] == "compress4", f
+assert f["instruction"].startswith("udiv") and f["file"].endswith("fathom_ct_fixtures.c"), f
+PY
+
 # No leak among the operations checked: exit 0, the table says constant and not checked.
 expect_exit 0 "$FATHOM" ct "$SUITE" --board sim-m33 --op ct_tag_compare_constant --op sha256_1k \
   --variants 4
@@ -157,7 +178,7 @@ grep -q "where they differ" "$WORK/out" && fail "--no-explain profiled the leak"
 # its tables with the key.
 expect_exit 4 "$FATHOM" ct "$SUITE" --format json --no-explain --variants 2 -j 2 \
   --op ct_tag_compare_early_exit --op ct_tag_compare_constant --op ct_secret_branch \
-  --op ct_secret_divide --op aes128_gcm_encrypt_1k --op sha256_1k
+  --op ct_secret_divide --op ct_secret_compress --op aes128_gcm_encrypt_1k --op sha256_1k
 cp "$WORK/out" "$WORK/taint.json"
 python3 - "$WORK/taint.json" "$WORK/allow.toml" <<'PY' || { cat "$WORK/taint.json" >&2; fail "taint verdicts"; }
 import json, sys
@@ -199,6 +220,9 @@ for board, cls, mnemonic, timing in (("sim-m33", "it", "it", "constant"),
         and gen[0]["file"].endswith("gcm.c"), gen
 only(sites("sim-m33", "ct_secret_divide", "leak"), "variable-latency", "divide", "udiv")
 only(sites("sim-m0plus", "ct_secret_divide", "leak"), "software-division", "divide", "bl")
+# The constant divisor: UMULL on the M33 (no finding: single-cycle there), the call on the M0+.
+assert sites("sim-m33", "ct_secret_compress", "no finding") == []
+only(sites("sim-m0plus", "ct_secret_compress", "leak"), "software-division", "compress4", "bl")
 # An allowance for each function AES's findings are in (the M33's), and one that matches nothing.
 functions = sorted({f["function"] for f in ops[("sim-m33", "aes128_gcm_encrypt_1k")]["taint"]["findings"]})
 with open(sys.argv[2], "w") as out:
