@@ -46,6 +46,12 @@ TcgTiming::Block* TcgTiming::translate(std::span<const TranslatedInstruction> in
   b.memoizable = true;
   int it_left = 0;          // instructions of the current IT block still to come
   bool flags_set = false;   // a flag-setting instruction ran inside it
+  // The rest of an IT block an earlier block ended in: the flags may have changed there (the
+  // flag-setting instruction can be that block's last), so each condition reads them.
+  if (const auto c = it_continues_.find(start); c != it_continues_.end()) {
+    it_left = c->second;
+    flags_set = true;
+  }
   for (size_t i = 0; i < instructions.size(); ++i) {
     const Instruction insn = decoder_.decode(instructions[i].address, instructions[i].bytes);
     uint8_t kind = 0;
@@ -72,6 +78,10 @@ TcgTiming::Block* TcgTiming::translate(std::span<const TranslatedInstruction> in
     b.instructions.push_back(insn);
   }
   b.end = b.addresses.empty() ? start : b.addresses.back() + b.instructions.back().size_bytes;
+  if (it_left > 0) {
+    int& rest = it_continues_[b.end];
+    rest = std::max(rest, it_left);
+  }
   for (const Instruction& insn : b.instructions) {
     b.pointers.push_back(&insn);
     // SP writes: PUSH/POP/LDM/STM with SP writeback, ADD/SUB SP (Capstone lists SP), and

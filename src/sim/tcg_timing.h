@@ -169,6 +169,10 @@ class TcgTiming {
   SystemControl scs_;
   InstructionDecoder decoder_;
   std::unordered_map<uint32_t, std::vector<std::unique_ptr<Block>>> blocks_;
+  // Where a translated block ended inside an IT block (QEMU ends blocks at a page boundary):
+  // the address after it -> how many of the IT's instructions are still to come. The block
+  // translated there reads the flags at each of them.
+  std::unordered_map<uint32_t, int> it_continues_;
 
   Block* pending_ = nullptr;
   size_t charged_ = 0;
