@@ -24,13 +24,41 @@ std::string check_class(std::string_view name) {
   return fmt::format("unknown finding class '{}' (one of {})", name, known);
 }
 
+// "library/bignum.c" ends "/src/mbedtls/library/bignum.c"; "num.c" does not.
+bool path_ends_with(std::string_view path, std::string_view tail) {
+  if (tail.size() > path.size() || path.substr(path.size() - tail.size()) != tail) return false;
+  return tail.size() == path.size() || tail.front() == '/' ||
+         path[path.size() - tail.size() - 1] == '/';
+}
+
 bool matches(const AllowEntry& e, const TaintCheck& c, const TaintSite& s) {
   auto any_or = [](const std::string& want, const std::string& have) {
     return want.empty() || want == have;
   };
   return e.function == s.function && any_or(e.operation, c.operation) &&
          any_or(e.cls, profile::taint_class_name(s.finding.cls)) &&
-         any_or(e.configuration, c.configuration) && any_or(e.board, c.board);
+         any_or(e.configuration, c.configuration) && any_or(e.board, c.board) &&
+         (e.line == 0 || (s.line == e.line && path_ends_with(s.file, e.file)));
+}
+
+// `line = "FILE:N"`: the file and the line number, or a message saying what is wrong.
+std::string parse_line(std::string_view text, AllowEntry& e) {
+  const size_t colon = text.rfind(':');
+  const std::string_view file = colon == std::string_view::npos ? "" : text.substr(0, colon);
+  const std::string_view number = colon == std::string_view::npos ? "" : text.substr(colon + 1);
+  uint32_t n = 0;
+  bool ok = !file.empty() && !number.empty() && number.size() <= 9;
+  for (char ch : number) {
+    ok = ok && ch >= '0' && ch <= '9';
+    n = n * 10 + static_cast<uint32_t>(ch - '0');
+  }
+  if (!ok || n == 0)
+    return fmt::format("line '{}' is not FILE:LINE (a source file and a line number from 1, "
+                       "as a finding names it: \"bignum.c:1103\")",
+                       text);
+  e.file = std::string(file);
+  e.line = n;
+  return "";
 }
 
 }  // namespace
@@ -79,6 +107,11 @@ util::Result<std::vector<AllowEntry>> load_allowlist(const std::filesystem::path
     if (!e.cls.empty())
       if (const std::string problem = check_class(e.cls); !problem.empty())
         return usage(r.error_at_key("class", problem));
+    auto line = r.string("line");
+    if (!line) return usage(line.error());
+    if (*line)
+      if (const std::string problem = parse_line(**line, e); !problem.empty())
+        return usage(r.error_at_key("line", problem));
     if (auto ok = r.finish(); !ok) return usage(ok.error());
     out.push_back(std::move(e));
   }

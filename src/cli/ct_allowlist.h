@@ -9,6 +9,8 @@
 //   class = "branch"                     # optional: only this class (taint_class_name)
 //   configuration = "mbedtls"            # optional
 //   board = "sim-m33"                    # optional
+//   line = "bignum.c:1103"               # optional: only the finding at this source line
+//                                        # (the file names the end of the finding's path)
 //
 // An allowed finding stays in the output, marked with its reason; an operation whose findings
 // are all allowed has the verdict "allowed" and does not make the command exit 4. An entry that
@@ -26,6 +28,8 @@ namespace fathom::cli {
 struct AllowEntry {
   std::string function, reason;
   std::string operation, cls, configuration, board;  // "" = any
+  std::string file;   // with `line`: the end of the finding's source path, at a '/'; "" = any
+  uint32_t line = 0;  // 0 = any
   std::string where;  // "FILE:LINE:COL" of its [[allow]], for messages
   uint64_t matched = 0;  // findings it accepted
 };

@@ -169,7 +169,15 @@ void TaintTracker::propagate(const Instruction& insn, uint32_t pc, bool executed
     case InstrClass::kLoadDouble:
     case InstrClass::kLoadMultiple: {
       const bool single = insn.cls != InstrClass::kLoadMultiple || insn.access_bytes != 0;
-      if (single) {
+      if (insn.cls == InstrClass::kLoadDouble && insn.pair_regs[0] <= 14 && insn.pair_regs[1] <= 14) {
+        // LDRD Rt, Rt2: each register from its own word.
+        for (int k = 0; k < 2; ++k) {
+          const bool t = (memory && memory_tainted(low + 4 * k, 4)) || address_tainted ||
+                         flag_input;
+          involved |= t;
+          regs[insn.pair_regs[k]] = t;
+        }
+      } else if (single) {
         // LDR/LDRB/LDRH/LDRD/LDREX, and LDR PC: every destination from every byte read.
         const bool t = (memory && memory_tainted(low, insn.access_bytes)) || address_tainted ||
                        flag_input;
@@ -197,7 +205,14 @@ void TaintTracker::propagate(const Instruction& insn, uint32_t pc, bool executed
     case InstrClass::kStoreDouble:
     case InstrClass::kStoreMultiple: {
       if (!memory) break;
-      if (insn.cls != InstrClass::kStoreMultiple) {
+      if (insn.cls == InstrClass::kStoreDouble && insn.pair_regs[0] <= 14 && insn.pair_regs[1] <= 14) {
+        // STRD Rt, Rt2: each word from its own register.
+        for (int k = 0; k < 2; ++k) {
+          const bool t = regs[insn.pair_regs[k]] || address_tainted || flag_input;
+          involved |= t;
+          set_memory(low + 4 * k, 4, t);
+        }
+      } else if (insn.cls != InstrClass::kStoreMultiple) {
         const bool t = regs_tainted(insn.data_regs) || address_tainted || flag_input;
         involved |= t;
         set_memory(low, insn.access_bytes, t);

@@ -93,6 +93,9 @@ struct Instruction {
   uint8_t access_bytes = 0;  // a single load/store's access (1, 2, 4 or 8 for LDRD/STRD/VLDR.64)
   RegMask data_regs = 0;     // core registers loaded from or stored to memory (LDM/STM: the list;
                              // not the base, nor STREX's status register)
+  // LDRD/STRD Rt, Rt2: Rt's word is at the address, Rt2's at the address + 4 (Rt2 need not be
+  // Rt + 1 in Thumb-2, so the mask cannot say which is which). kNoRegister otherwise.
+  uint8_t pair_regs[2] = {kNoRegister, kNoRegister};
 };
 
 }  // namespace fathom::sim

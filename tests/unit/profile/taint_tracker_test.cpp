@@ -238,6 +238,49 @@ TEST_F(TaintTrackerTest, PushAndPopMoveTaintWordByWordInRegisterOrder) {
   EXPECT_EQ(f[0].operand, "r7");
 }
 
+// LDRD/STRD move taint word by word in operand order (Rt at the address, Rt2 above it), as
+// GCC spills and reloads two unrelated registers with one instruction: before, a secret in one
+// tainted both (mbedtls_mpi_core_gcd_modinv_odd's `strd r9, sl, [sp, #36]` tainted a pointer).
+TEST_F(TaintTrackerTest, DoubleTransfersMoveTaintWordByWordInOperandOrder) {
+  mark_secret();
+  load_secret_into_r2();
+  step(alu(r(2), r(4)));  // mov r4, r2: secret
+  step(alu(0, r(9)));     // movs r9, #0: public
+  set(13, 0x20001000);
+  // strd r4, r9, [sp]: the secret word at sp, the public one at sp + 4.
+  Instruction strd = alu(r(4) | r(9) | r(13), 0);
+  strd.cls = InstrClass::kStoreDouble;
+  strd.mem_base = 13;
+  strd.address_regs = r(13);
+  strd.mem_span_bytes = 8;
+  strd.access_bytes = 8;
+  strd.data_regs = r(4) | r(9);
+  strd.pair_regs[0] = 4;
+  strd.pair_regs[1] = 9;
+  step(strd);
+  // ldrd r7, r3, [sp]: Rt2 below Rt; r7 gets the secret word, r3 the public one.
+  Instruction ldrd = alu(r(13), r(7) | r(3));
+  ldrd.cls = InstrClass::kLoadDouble;
+  ldrd.mem_base = 13;
+  ldrd.address_regs = r(13);
+  ldrd.mem_span_bytes = 8;
+  ldrd.access_bytes = 8;
+  ldrd.data_regs = r(7) | r(3);
+  ldrd.pair_regs[0] = 7;
+  ldrd.pair_regs[1] = 3;
+  step(ldrd);
+  window(true);
+  Instruction cbz = branch(false);
+  cbz.regs_read = r(3);
+  step(cbz, 0x900);
+  EXPECT_TRUE(tracker_.findings().empty());
+  cbz.regs_read = r(7);
+  step(cbz, 0x904);
+  const auto f = tracker_.findings();
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].operand, "r7");
+}
+
 TEST_F(TaintTrackerTest, DivideWithASecretOperandIsVariableLatency) {
   mark_secret();
   load_secret_into_r2();

@@ -120,6 +120,19 @@ TEST(InstructionDecoder, ExtendAndAddReadsBothSourcesAndNamesItsAccumulateInput)
   EXPECT_EQ(uxtab.regs_written, 1u << 4);
 }
 
+TEST(InstructionDecoder, DoubleTransfersNameTheirRegistersInOperandOrder) {
+  const Instruction strd = decode({0xE9CD, 0x9A09});  // strd r9, sl, [sp, #36]
+  EXPECT_EQ(strd.cls, InstrClass::kStoreDouble);
+  EXPECT_EQ(strd.pair_regs[0], 9);
+  EXPECT_EQ(strd.pair_regs[1], 10);
+  const Instruction ldrd = decode({0xE9DD, 0x7300});  // ldrd r7, r3, [sp]
+  EXPECT_EQ(ldrd.cls, InstrClass::kLoadDouble);
+  EXPECT_EQ(ldrd.pair_regs[0], 7);
+  EXPECT_EQ(ldrd.pair_regs[1], 3);
+  EXPECT_EQ(ldrd.data_regs, (1u << 7) | (1u << 3));
+  EXPECT_EQ(decode({0xF8D2, 0x3004}).pair_regs[0], Instruction::kNoRegister);  // ldr.w r3, [r2, #4]
+}
+
 TEST(InstructionDecoder, NopIsMarked) {
   EXPECT_TRUE(decode({0xBF00}).nop);
   EXPECT_FALSE(decode({0x2800}).nop);  // cmp r0, #0
