@@ -178,7 +178,7 @@ void TaintTracker::propagate(const Instruction& insn, uint32_t pc, bool executed
           regs[insn.pair_regs[k]] = t;
         }
       } else if (single) {
-        // LDR/LDRB/LDRH/LDRD/LDREX, and LDR PC: every destination from every byte read.
+        // LDR/LDRB/LDRH/LDREX (and LDREXD), and LDR PC: every destination from every byte read.
         const bool t = (memory && memory_tainted(low, insn.access_bytes)) || address_tainted ||
                        flag_input;
         involved |= t;

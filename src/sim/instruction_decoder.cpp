@@ -341,15 +341,12 @@ void InstructionDecoder::add_transfer_facts(const cs_insn& insn, Instruction& ou
       // The register operands before the memory operand, but STREX's status register.
       const bool status = insn.id == ARM_INS_STREX || insn.id == ARM_INS_STREXB ||
                           insn.id == ARM_INS_STREXH || insn.id == ARM_INS_STREXD;
-      int transferred = 0;
-      for (int i = status ? 1 : 0; i < arm.op_count; ++i) {
+      const bool pair = out.cls == InstrClass::kLoadDouble || out.cls == InstrClass::kStoreDouble;
+      for (int i = status ? 1 : 0, k = 0; i < arm.op_count; ++i, ++k) {
         if (arm.operands[i].type != ARM_OP_REG) break;
         out.data_regs |= bit(arm.operands[i].reg);
-        if (const int r = core_reg(arm.operands[i].reg);
-            transferred < 2 && r >= 0 && r <= 15 &&
-            (out.cls == InstrClass::kLoadDouble || out.cls == InstrClass::kStoreDouble))
-          out.pair_regs[transferred] = static_cast<uint8_t>(r);
-        ++transferred;
+        if (const int r = core_reg(arm.operands[i].reg); pair && k < 2 && r >= 0)
+          out.pair_regs[k] = static_cast<uint8_t>(r);  // Rt, then Rt2
       }
       // The access size from the mnemonic: ldr/str/ldrex/strex/lda/stl, then b/sb, h/sh, d.
       std::string m = insn.mnemonic;
