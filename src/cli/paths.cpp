@@ -14,8 +14,13 @@ namespace fathom::cli {
 namespace fs = std::filesystem;
 
 fs::path repository_root() {
-  if (const char* home = std::getenv("FATHOM_HOME"); home && *home) return home;
-  return fathom::util::source_dir();
+  // Absolute: the firmware builds run ninja in their own directories, where a path relative
+  // to ours (FATHOM_HOME=., or an executable copied out of its build tree, which finds no
+  // marker and falls back to the working directory) would name nothing.
+  const char* home = std::getenv("FATHOM_HOME");
+  const fs::path root = home && *home ? fs::path(home) : fs::path(fathom::util::source_dir());
+  std::error_code ec;
+  return root.empty() ? fs::current_path(ec) : fs::absolute(root, ec);
 }
 
 fs::path default_suite_path() { return repository_root() / "suites" / "default.toml"; }

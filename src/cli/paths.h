@@ -6,8 +6,8 @@
 
 namespace fathom::cli {
 
-// The repository root: FATHOM_HOME if set, else the source directory this binary was built
-// from.
+// The repository root, absolute: FATHOM_HOME if set, else the source directory this binary was
+// built from, else (a binary copied out of its build tree) the working directory.
 std::filesystem::path repository_root();
 // Default suite file (suites/default.toml).
 std::filesystem::path default_suite_path();

@@ -196,7 +196,10 @@ void Machine::install_operand_hooks(const elf::ElfImage& image) {
       const Instruction& insn = instruction_at(a);
       if (timing_->uses_operand_values(insn)) {
         add_operand_hook(a);
-      } else if (it_needs_hook(a, range.end)) {
+      } else if (!it_needs_hook(a, range.end)) {
+      } else if (auto result = readable_it_result(a, range.end)) {
+        result_its_.emplace(a, *result);
+      } else {
         lazy_it_hooks_.insert(a);
         // The IT's instructions after a flag-setting one of them: their conditions come from
         // the flags as they are then, which a hook on each reads (Block::kItFlags).
@@ -266,6 +269,42 @@ bool Machine::it_needs_hook(uint32_t address, uint32_t code_end) {
     a += insn.size_bytes ? insn.size_bytes : 2;
   }
   return true;
+}
+
+std::optional<ItResult> Machine::readable_it_result(uint32_t address, uint32_t code_end) {
+  std::array<uint8_t, 8> after{};
+  if (address + 2 + after.size() > code_end ||
+      uc_mem_read(uc_, address + 2, after.data(), after.size()) != UC_ERR_OK)
+    return std::nullopt;
+  const auto result = it_result(instruction_at(address).it_firstcond_mask, after);
+  if (!result) return std::nullopt;
+  // Straight-line code ends the translation block at the latest: up to there nothing may
+  // write the register, and nothing may raise an exception.
+  uint32_t a = address + 2 + result->bytes;
+  for (int n = 0; n < 256 && a < code_end; ++n) {
+    const Instruction& insn = instruction_at(a);
+    if (!insn.valid || (insn.regs_written & (1u << result->rd)) ||
+        (insn.cls == InstrClass::kOther && !insn.nop))
+      return std::nullopt;
+    if (insn.cls == InstrClass::kBranch || insn.cls == InstrClass::kTableBranch || insn.writes_pc)
+      return result;
+    a += insn.size_bytes ? insn.size_bytes : 2;
+  }
+  return std::nullopt;
+}
+
+uint32_t Machine::flags_from_result(uint32_t address) {
+  const ItResult& r = result_its_.at(address);
+  uint32_t value = 0;
+  uc_reg_read(uc_, UC_ARM_REG_R0 + r.rd, &value);
+  if (value == r.then_value) return r.then_flags;
+  if (value == r.else_value) return r.else_flags;
+  // Neither move's value: something wrote the register after all. The flags now are the best
+  // left, and the count says it may be off.
+  ++outcome_.inexact_events;
+  uint32_t nzcv = 0;
+  uc_reg_read(uc_, UC_ARM_REG_APSR, &nzcv);
+  return nzcv;
 }
 
 util::Result<void> Machine::write_memory(uint32_t address, const std::vector<uint8_t>& bytes) {
@@ -381,6 +420,11 @@ Machine::Block& Machine::build_block(uint32_t start, uint32_t size_bytes) {
         kind |= Block::kIt;
         it_left = 4 - std::countr_zero(static_cast<unsigned>(insn.it_firstcond_mask & 0x0F));
         it_flags = false;
+        // Split by the block's end, the IT's conditions come from the flags at the end (no
+        // flag-setting instruction can follow it in this block), as for any unhooked IT.
+        if (auto r = result_its_.find(pc);
+            r != result_its_.end() && pc + 2 + r->second.bytes <= start + size_bytes)
+          kind |= Block::kItResult;
       }
       if (timing_->uses_operand_values(insn)) {
         kind |= Block::kOperands;
@@ -532,8 +576,10 @@ void Machine::charge_pending(size_t index, uint32_t next_address) {
       if (b->kinds[i] & Block::kOperands) {
         timing_->set_operand_values(values[0], values[1]);
       } else {
-        // No hook: no flag-setting instruction has run since the IT (it_needs_hook).
-        if (!found) uc_reg_read(uc_, UC_ARM_REG_APSR, &values[0]);
+        // No hook: no flag-setting instruction has run since the IT (it_needs_hook), or its
+        // outcome is in a register (readable_it_result).
+        if (!found && (b->kinds[i] & Block::kItResult)) values[0] = flags_from_result(pc);
+        else if (!found) uc_reg_read(uc_, UC_ARM_REG_APSR, &values[0]);
         it_block_.start(insn.it_firstcond_mask, values[0]);
       }
     }

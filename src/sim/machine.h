@@ -28,6 +28,7 @@
 #include "sim/instruction.h"
 #include "sim/instruction_decoder.h"
 #include "sim/it_block.h"
+#include "sim/it_result.h"
 #include "sim/semihosting.h"
 #include "sim/system_control.h"
 #include "sim/timing/core_timing_model.h"
@@ -192,7 +193,9 @@ class Machine {
     // model reads them but no hook does: read at block start), kItFlags (inside an IT block
     // after a flag-setting instruction of it: a hook reads the flags its condition is decided
     // from). `special` = any of them.
-    enum : uint8_t { kOperands = 1, kIt = 2, kUnhookedOperands = 4, kItFlags = 8 };
+    // kItResult: an IT whose conditions are read from a register when the block is charged
+    // (sim/it_result.h; both of its moves are in this block).
+    enum : uint8_t { kOperands = 1, kIt = 2, kUnhookedOperands = 4, kItFlags = 8, kItResult = 16 };
     std::vector<uint8_t> kinds;
     bool special = false;
     bool unhooked = false;
@@ -264,6 +267,11 @@ class Machine {
   uint32_t mmio_pc() const;
   void install_operand_hooks(const elf::ElfImage& image);
   bool it_needs_hook(uint32_t address, uint32_t code_end);
+  // The IT at `address` as an ItResult when no instruction after its moves, up to where
+  // straight-line code ends (before `code_end`), writes its register or is a system one.
+  std::optional<ItResult> readable_it_result(uint32_t address, uint32_t code_end);
+  // The flags an IT of `result_its_` executed with, from its register now (after its moves).
+  uint32_t flags_from_result(uint32_t address);
   void stop_with_fault(std::string kind, uint32_t pc, std::string detail);
   // Stops with a "nocp-usagefault" if the FP instruction at `pc` may not run: CPACR does not
   // grant CP10/CP11 access (SystemControl::fpu_access_enabled). Returns whether it stopped.
@@ -324,6 +332,9 @@ class Machine {
   // ITs that need an operand hook (it_needs_hook) and have none yet: each gets its hook when a
   // block containing it first runs.
   std::set<uint32_t> lazy_it_hooks_;
+  // ITs that need to know their flags but not through a hook: their outcome is read from a
+  // register (readable_it_result), by address.
+  std::unordered_map<uint32_t, ItResult> result_its_;
   void add_operand_hook(uint32_t address);
   // kBlock, from the block hook of [start, end) before any of its instructions ran: if an IT
   // in it still lacks its hook, hooks every such IT, drops the block's translation and makes

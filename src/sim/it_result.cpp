@@ -1,0 +1,74 @@
+#include "sim/it_result.h"
+
+#include "sim/it_block.h"
+
+namespace fathom::sim {
+namespace {
+
+uint16_t halfword(std::span<const uint8_t> code, size_t at) {
+  return static_cast<uint16_t>(code[at] | code[at + 1] << 8);
+}
+
+// ThumbExpandImm (Arm ARM v7-M A5.3.2) of a 12-bit i:imm3:imm8.
+uint32_t thumb_expand_imm(uint32_t imm12) {
+  const uint32_t imm8 = imm12 & 0xFF;
+  if ((imm12 >> 10) == 0) {
+    switch ((imm12 >> 8) & 3) {
+      case 0: return imm8;
+      case 1: return imm8 << 16 | imm8;
+      case 2: return imm8 << 24 | imm8 << 8;
+      default: return imm8 * 0x01010101u;
+    }
+  }
+  const uint32_t unrotated = 0x80 | (imm12 & 0x7F);
+  const uint32_t rotation = imm12 >> 7;  // 8..31
+  return unrotated >> rotation | unrotated << (32 - rotation);
+}
+
+}  // namespace
+
+std::optional<MovImmediate> decode_mov_immediate(std::span<const uint8_t> code) {
+  if (code.size() < 2) return std::nullopt;
+  const uint16_t hw1 = halfword(code, 0);
+  if ((hw1 & 0xF800) == 0x2000)  // T1: 00100 Rd imm8
+    return MovImmediate{static_cast<uint8_t>(hw1 >> 8 & 7), hw1 & 0xFFu, 2};
+  if (code.size() < 4) return std::nullopt;
+  const uint16_t hw2 = halfword(code, 2);
+  if (hw2 & 0x8000) return std::nullopt;
+  const uint32_t i = hw1 >> 10 & 1, imm3 = hw2 >> 12 & 7, imm8 = hw2 & 0xFF;
+  const auto rd = static_cast<uint8_t>(hw2 >> 8 & 0xF);
+  if ((hw1 & 0xFBFF) == 0xF04F)  // T2: 11110 i 0 0010 S=0 1111, 0 imm3 Rd imm8
+    return MovImmediate{rd, thumb_expand_imm(i << 11 | imm3 << 8 | imm8), 4};
+  if ((hw1 & 0xFBF0) == 0xF240)  // T3 (MOVW): 11110 i 10 0 1 0 0 imm4, 0 imm3 Rd imm8
+    return MovImmediate{rd, (hw1 & 0xFu) << 12 | i << 11 | imm3 << 8 | imm8, 4};
+  return std::nullopt;
+}
+
+std::optional<ItResult> it_result(uint8_t firstcond_mask, std::span<const uint8_t> after) {
+  // Two instructions, exactly one of which executes whatever the flags (ITE, or ITT AL-like
+  // encodings excluded by the check itself).
+  ItResult r;
+  bool have_then = false, have_else = false;
+  for (uint32_t f = 0; f < 16; ++f) {
+    ItBlock it;
+    it.start(firstcond_mask, f << 28);
+    const bool first = it.next_executes();
+    if (!it.active()) return std::nullopt;  // one instruction only
+    const bool second = it.next_executes();
+    if (it.active() || first == second) return std::nullopt;
+    if (first && !have_then) r.then_flags = f << 28, have_then = true;
+    if (second && !have_else) r.else_flags = f << 28, have_else = true;
+  }
+  if (!have_then || !have_else) return std::nullopt;
+  const auto a = decode_mov_immediate(after);
+  if (!a || a->size_bytes > after.size()) return std::nullopt;
+  const auto b = decode_mov_immediate(after.subspan(a->size_bytes));
+  if (!b || a->rd != b->rd || a->rd > 12 || a->value == b->value) return std::nullopt;
+  r.rd = a->rd;
+  r.then_value = a->value;
+  r.else_value = b->value;
+  r.bytes = static_cast<uint8_t>(a->size_bytes + b->size_bytes);
+  return r;
+}
+
+}  // namespace fathom::sim
