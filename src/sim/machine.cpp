@@ -293,8 +293,7 @@ std::optional<ItResult> Machine::readable_it_result(uint32_t address, uint32_t c
   return std::nullopt;
 }
 
-uint32_t Machine::flags_from_result(uint32_t address) {
-  const ItResult& r = result_its_.at(address);
+uint32_t Machine::flags_from_result(const ItResult& r) {
   uint32_t value = 0;
   uc_reg_read(uc_, UC_ARM_REG_R0 + r.rd, &value);
   if (value == r.then_value) return r.then_flags;
@@ -423,8 +422,10 @@ Machine::Block& Machine::build_block(uint32_t start, uint32_t size_bytes) {
         // Split by the block's end, the IT's conditions come from the flags at the end (no
         // flag-setting instruction can follow it in this block), as for any unhooked IT.
         if (auto r = result_its_.find(pc);
-            r != result_its_.end() && pc + 2 + r->second.bytes <= start + size_bytes)
+            r != result_its_.end() && pc + 2 + r->second.bytes <= start + size_bytes) {
           kind |= Block::kItResult;
+          b.it_results.push_back({pc, &r->second});
+        }
       }
       if (timing_->uses_operand_values(insn)) {
         kind |= Block::kOperands;
@@ -578,8 +579,12 @@ void Machine::charge_pending(size_t index, uint32_t next_address) {
       } else {
         // No hook: no flag-setting instruction has run since the IT (it_needs_hook), or its
         // outcome is in a register (readable_it_result).
-        if (!found && (b->kinds[i] & Block::kItResult)) values[0] = flags_from_result(pc);
-        else if (!found) uc_reg_read(uc_, UC_ARM_REG_APSR, &values[0]);
+        if (!found && (b->kinds[i] & Block::kItResult)) {
+          for (const auto& [address, result] : b->it_results)
+            if (address == pc) values[0] = flags_from_result(*result);
+        } else if (!found) {
+          uc_reg_read(uc_, UC_ARM_REG_APSR, &values[0]);
+        }
         it_block_.start(insn.it_firstcond_mask, values[0]);
       }
     }

@@ -197,6 +197,7 @@ class Machine {
     // (sim/it_result.h; both of its moves are in this block).
     enum : uint8_t { kOperands = 1, kIt = 2, kUnhookedOperands = 4, kItFlags = 8, kItResult = 16 };
     std::vector<uint8_t> kinds;
+    std::vector<std::pair<uint32_t, const ItResult*>> it_results;  // kItResult ITs by address
     bool special = false;
     bool unhooked = false;
     int32_t first_fpu = -1;  // index of the first floating-point instruction, -1 if none
@@ -270,8 +271,8 @@ class Machine {
   // The IT at `address` as an ItResult when no instruction after its moves, up to where
   // straight-line code ends (before `code_end`), writes its register or is a system one.
   std::optional<ItResult> readable_it_result(uint32_t address, uint32_t code_end);
-  // The flags an IT of `result_its_` executed with, from its register now (after its moves).
-  uint32_t flags_from_result(uint32_t address);
+  // The flags the IT `r` describes executed with, from its register now (after its moves).
+  uint32_t flags_from_result(const ItResult& r);
   void stop_with_fault(std::string kind, uint32_t pc, std::string detail);
   // Stops with a "nocp-usagefault" if the FP instruction at `pc` may not run: CPACR does not
   // grant CP10/CP11 access (SystemControl::fpu_access_enabled). Returns whether it stopped.
