@@ -27,21 +27,39 @@ uint32_t thumb_expand_imm(uint32_t imm12) {
 
 }  // namespace
 
-std::optional<MovImmediate> decode_mov_immediate(std::span<const uint8_t> code) {
+std::optional<RegisterWrite> decode_register_write(std::span<const uint8_t> code) {
   if (code.size() < 2) return std::nullopt;
   const uint16_t hw1 = halfword(code, 0);
-  if ((hw1 & 0xF800) == 0x2000)  // T1: 00100 Rd imm8
-    return MovImmediate{static_cast<uint8_t>(hw1 >> 8 & 7), hw1 & 0xFFu, 2};
-  if (code.size() < 4) return std::nullopt;
+  auto u8 = [](uint32_t v) { return static_cast<uint8_t>(v); };
+  if ((hw1 & 0xF800) == 0x2000)  // MOV T1: 00100 Rd imm8
+    return RegisterWrite{u8(hw1 >> 8 & 7), kNoBase, hw1 & 0xFFu, 2};
+  if ((hw1 & 0xFF00) == 0x4600)  // MOV T1 (register): 01000110 D Rm Rd
+    return RegisterWrite{u8((hw1 >> 4 & 8) | (hw1 & 7)), u8(hw1 >> 3 & 0xF), 0, 2};
+  if ((hw1 & 0xFC00) == 0x1C00) {  // ADD/SUB T1 (immediate): 000111 op imm3 Rn Rd
+    const uint32_t imm3 = hw1 >> 6 & 7;
+    return RegisterWrite{u8(hw1 & 7), u8(hw1 >> 3 & 7), (hw1 & 0x200) ? 0u - imm3 : imm3, 2};
+  }
+  if (code.size() < 4 || ((hw1 & 0xF800) != 0xF000 && hw1 != 0xEA4F)) return std::nullopt;
   const uint16_t hw2 = halfword(code, 2);
   if (hw2 & 0x8000) return std::nullopt;
   const uint32_t i = hw1 >> 10 & 1, imm3 = hw2 >> 12 & 7, imm8 = hw2 & 0xFF;
-  const auto rd = static_cast<uint8_t>(hw2 >> 8 & 0xF);
-  if ((hw1 & 0xFBFF) == 0xF04F)  // T2: 11110 i 0 0010 S=0 1111, 0 imm3 Rd imm8
-    return MovImmediate{rd, thumb_expand_imm(i << 11 | imm3 << 8 | imm8), 4};
-  if ((hw1 & 0xFBF0) == 0xF240)  // T3 (MOVW): 11110 i 10 0 1 0 0 imm4, 0 imm3 Rd imm8
-    return MovImmediate{rd, (hw1 & 0xFu) << 12 | i << 11 | imm3 << 8 | imm8, 4};
-  return std::nullopt;
+  const uint8_t rd = u8(hw2 >> 8 & 0xF), rn = u8(hw1 & 0xF);
+  const uint32_t imm12 = i << 11 | imm3 << 8 | imm8;
+  if (hw1 == 0xEA4F)  // MOV.W T3 (register): 11101010010 S=0 1111, 0 000 Rd 00 00 Rm
+    return (hw2 & 0x70F0) == 0 ? std::optional<RegisterWrite>{{rd, u8(hw2 & 0xF), 0, 4}}
+                               : std::nullopt;
+  if ((hw1 & 0xFBFF) == 0xF04F)  // MOV.W T2: 11110 i 0 0010 S=0 1111, 0 imm3 Rd imm8
+    return RegisterWrite{rd, kNoBase, thumb_expand_imm(imm12), 4};
+  if ((hw1 & 0xFBF0) == 0xF240)  // MOVW T3: 11110 i 10 0100 imm4, 0 imm3 Rd imm8
+    return RegisterWrite{rd, kNoBase, (hw1 & 0xFu) << 12 | imm12, 4};
+  if (rn == 15) return std::nullopt;  // ADR / CMP-like encodings
+  switch (hw1 & 0xFBF0) {
+    case 0xF100: return RegisterWrite{rd, rn, thumb_expand_imm(imm12), 4};       // ADD.W T3
+    case 0xF1A0: return RegisterWrite{rd, rn, 0u - thumb_expand_imm(imm12), 4};  // SUB.W T3
+    case 0xF200: return RegisterWrite{rd, rn, imm12, 4};                         // ADDW T4
+    case 0xF2A0: return RegisterWrite{rd, rn, 0u - imm12, 4};                    // SUBW T4
+    default: return std::nullopt;
+  }
 }
 
 std::optional<ItResult> it_result(uint8_t firstcond_mask, std::span<const uint8_t> after) {
@@ -60,13 +78,16 @@ std::optional<ItResult> it_result(uint8_t firstcond_mask, std::span<const uint8_
     if (second && !have_else) r.else_flags = f << 28, have_else = true;
   }
   if (!have_then || !have_else) return std::nullopt;
-  const auto a = decode_mov_immediate(after);
+  const auto a = decode_register_write(after);
   if (!a || a->size_bytes > after.size()) return std::nullopt;
-  const auto b = decode_mov_immediate(after.subspan(a->size_bytes));
-  if (!b || a->rd != b->rd || a->rd > 12 || a->value == b->value) return std::nullopt;
+  const auto b = decode_register_write(after.subspan(a->size_bytes));
+  if (!b || a->rd != b->rd || a->rd > 12 || a->base != b->base || a->offset == b->offset)
+    return std::nullopt;
+  if (a->base != kNoBase && (a->base > 12 || a->base == a->rd)) return std::nullopt;
   r.rd = a->rd;
-  r.then_value = a->value;
-  r.else_value = b->value;
+  r.base = a->base;
+  r.then_value = a->offset;
+  r.else_value = b->offset;
   r.bytes = static_cast<uint8_t>(a->size_bytes + b->size_bytes);
   return r;
 }

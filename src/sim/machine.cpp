@@ -279,11 +279,13 @@ std::optional<ItResult> Machine::readable_it_result(uint32_t address, uint32_t c
   const auto result = it_result(instruction_at(address).it_firstcond_mask, after);
   if (!result) return std::nullopt;
   // Straight-line code ends the translation block at the latest: up to there nothing may
-  // write the register, and nothing may raise an exception.
+  // write the registers read, and nothing may raise an exception.
   uint32_t a = address + 2 + result->bytes;
   for (int n = 0; n < 256 && a < code_end; ++n) {
     const Instruction& insn = instruction_at(a);
-    if (!insn.valid || (insn.regs_written & (1u << result->rd)) ||
+    const RegMask read = static_cast<RegMask>(
+        1u << result->rd | (result->base == kNoBase ? 0u : 1u << result->base));
+    if (!insn.valid || (insn.regs_written & read) ||
         (insn.cls == InstrClass::kOther && !insn.nop))
       return std::nullopt;
     if (insn.cls == InstrClass::kBranch || insn.cls == InstrClass::kTableBranch || insn.writes_pc)
@@ -294,12 +296,14 @@ std::optional<ItResult> Machine::readable_it_result(uint32_t address, uint32_t c
 }
 
 uint32_t Machine::flags_from_result(const ItResult& r) {
-  uint32_t value = 0;
+  uint32_t value = 0, base = 0;
   uc_reg_read(uc_, UC_ARM_REG_R0 + r.rd, &value);
+  if (r.base != kNoBase) uc_reg_read(uc_, UC_ARM_REG_R0 + r.base, &base);
+  value -= base;
   if (value == r.then_value) return r.then_flags;
   if (value == r.else_value) return r.else_flags;
-  // Neither move's value: something wrote the register after all. The flags now are the best
-  // left, and the count says it may be off.
+  // Neither instruction's value: something wrote a register after all. The flags now are the
+  // best left, and the count says it may be off.
   ++outcome_.inexact_events;
   uint32_t nzcv = 0;
   uc_reg_read(uc_, UC_ARM_REG_APSR, &nzcv);

@@ -1,5 +1,6 @@
-// sim::decode_mov_immediate and sim::it_result on hand-encoded Thumb (Arm ARM v7-M A7.7.75
-// MOV (immediate) T1/T2/T3, A7.7.38 IT): which ITs' outcomes a register tells.
+// sim::decode_register_write and sim::it_result on Thumb encodings as GNU as emits them (Arm
+// ARM v7-M A7.7.75/76 MOV, A7.7.3 ADD, A7.7.174 SUB, A7.7.38 IT): which ITs' outcomes the
+// registers tell.
 #include "sim/it_result.h"
 
 #include <gtest/gtest.h>
@@ -12,44 +13,56 @@ namespace fathom::sim {
 namespace {
 
 // Little-endian bytes of Thumb halfwords.
-std::vector<uint8_t> code(std::initializer_list<uint16_t> halfwords) {
+std::vector<uint8_t> code(const std::vector<uint16_t>& halfwords) {
   std::vector<uint8_t> out;
   for (uint16_t h : halfwords) out.push_back(h & 0xFF), out.push_back(h >> 8);
   return out;
 }
 
-TEST(DecodeMovImmediate, TheThreeEncodings) {
-  auto t1 = decode_mov_immediate(code({0x2501}));  // movs r5, #1 (mov inside an IT)
-  ASSERT_TRUE(t1);
-  EXPECT_EQ(t1->rd, 5);
-  EXPECT_EQ(t1->value, 1u);
-  EXPECT_EQ(t1->size_bytes, 2);
+struct Case {
+  std::vector<uint16_t> halfwords;
+  const char* text;
+  uint8_t rd, base;
+  uint32_t offset;
+  uint8_t size;
+};
 
-  auto t2 = decode_mov_immediate(code({0xF04F, 0x0901}));  // mov.w r9, #1
-  ASSERT_TRUE(t2);
-  EXPECT_EQ(t2->rd, 9);
-  EXPECT_EQ(t2->value, 1u);
-  EXPECT_EQ(t2->size_bytes, 4);
-  auto ones = decode_mov_immediate(code({0xF04F, 0x32FF}));  // mov.w r2, #0xffffffff
-  ASSERT_TRUE(ones);
-  EXPECT_EQ(ones->value, 0xFFFFFFFFu);
-  auto rotated = decode_mov_immediate(code({0xF44F, 0x307F}));  // mov.w r0, #0x3fc00
-  ASSERT_TRUE(rotated);
-  EXPECT_EQ(rotated->rd, 0);
-  EXPECT_EQ(rotated->value, 0x3FC00u);
-
-  auto t3 = decode_mov_immediate(code({0xF241, 0x2134}));  // movw r1, #0x1234
-  ASSERT_TRUE(t3);
-  EXPECT_EQ(t3->rd, 1);
-  EXPECT_EQ(t3->value, 0x1234u);
+TEST(DecodeRegisterWrite, ConstantsAndRegisterPlusConstant) {
+  const Case cases[] = {
+      {{0x2501}, "movs r5, #1 (mov inside an IT)", 5, kNoBase, 1, 2},
+      {{0xF04F, 0x0901}, "mov.w r9, #1", 9, kNoBase, 1, 4},
+      {{0xF04F, 0x32FF}, "mov.w r2, #0xffffffff", 2, kNoBase, 0xFFFFFFFF, 4},
+      {{0xF44F, 0x307F}, "mov.w r0, #0x3fc00", 0, kNoBase, 0x3FC00, 4},
+      {{0xF241, 0x2134}, "movw r1, #0x1234", 1, kNoBase, 0x1234, 4},
+      {{0x4628}, "mov r0, r5", 0, 5, 0, 2},
+      {{0x46E1}, "mov r9, ip", 9, 12, 0, 2},
+      {{0xEA4F, 0x0300}, "mov.w r3, r0", 3, 0, 0, 4},
+      {{0x1C68}, "adds r0, r5, #1 (add inside an IT)", 0, 5, 1, 2},
+      {{0x1EE8}, "subs r0, r5, #3", 0, 5, 0u - 3, 2},
+      {{0xF10C, 0x0301}, "add.w r3, ip, #1", 3, 12, 1, 4},
+      {{0xF5AC, 0x337F}, "sub.w r3, ip, #0x3fc00", 3, 12, 0u - 0x3FC00, 4},
+      {{0xF604, 0x73FF}, "addw r3, r4, #0xfff", 3, 4, 0xFFF, 4},
+      {{0xF2A4, 0x1323}, "subw r3, r4, #0x123", 3, 4, 0u - 0x123, 4},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.text);
+    const auto bytes = code(c.halfwords);
+    const auto w = decode_register_write(bytes);
+    ASSERT_TRUE(w);
+    EXPECT_EQ(w->rd, c.rd);
+    EXPECT_EQ(w->base, c.base);
+    EXPECT_EQ(w->offset, c.offset);
+    EXPECT_EQ(w->size_bytes, c.size);
+  }
 }
 
-TEST(DecodeMovImmediate, NotAMoveOfAConstant) {
-  EXPECT_FALSE(decode_mov_immediate(code({0x4628})));          // mov r0, r5 (register)
-  EXPECT_FALSE(decode_mov_immediate(code({0xF05F, 0x0001})));  // movs.w r0, #1 (sets flags)
-  EXPECT_FALSE(decode_mov_immediate(code({0xF06F, 0x0000})));  // mvn r0, #0
-  EXPECT_FALSE(decode_mov_immediate(code({0x1838})));          // adds r0, r7, r0
-  EXPECT_FALSE(decode_mov_immediate(code({0xF04F})));          // truncated
+TEST(DecodeRegisterWrite, AnythingElseIsNothing) {
+  EXPECT_FALSE(decode_register_write(code({0xF05F, 0x0001})));  // movs.w r0, #1 (sets flags)
+  EXPECT_FALSE(decode_register_write(code({0xF114, 0x0301})));  // adds.w r3, r4, #1
+  EXPECT_FALSE(decode_register_write(code({0xF06F, 0x0000})));  // mvn.w r0, #0
+  EXPECT_FALSE(decode_register_write(code({0xEA4F, 0x0340})));  // mov.w r3, r0, lsl #1
+  EXPECT_FALSE(decode_register_write(code({0x1838})));          // adds r0, r7, r0
+  EXPECT_FALSE(decode_register_write(code({0xF04F})));          // truncated
 }
 
 TEST(ItResult, IteOfTwoConstantsToOneRegister) {
@@ -57,6 +70,7 @@ TEST(ItResult, IteOfTwoConstantsToOneRegister) {
   auto r = it_result(0x2C, code({0x2001, 0x2000}));
   ASSERT_TRUE(r);
   EXPECT_EQ(r->rd, 0);
+  EXPECT_EQ(r->base, kNoBase);
   EXPECT_EQ(r->then_value, 1u);
   EXPECT_EQ(r->else_value, 0u);
   EXPECT_EQ(r->bytes, 4);
@@ -75,13 +89,30 @@ TEST(ItResult, IteOfTwoConstantsToOneRegister) {
   EXPECT_EQ(wide->bytes, 8);
 }
 
-TEST(ItResult, NothingWhenTheRegisterCannotTell) {
+TEST(ItResult, IteOfOneRegisterPlusTwoConstants) {
+  // ite cs; movcs r0, r5; addcc r0, r5, #1 (mbedtls_mpi_core_sub's borrow)
+  auto r = it_result(0x2C, code({0x4628, 0x1C68}));
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->rd, 0);
+  EXPECT_EQ(r->base, 5);
+  EXPECT_EQ(r->then_value, 0u);
+  EXPECT_EQ(r->else_value, 1u);
+  // ite cs; movcs r3, ip; addcc.w r3, ip, #1 (mbedtls_mpi_core_gcd_modinv_odd)
+  auto wide = it_result(0x2C, code({0x4663, 0xF10C, 0x0301}));
+  ASSERT_TRUE(wide);
+  EXPECT_EQ(wide->base, 12);
+  EXPECT_EQ(wide->bytes, 6);
+}
+
+TEST(ItResult, NothingWhenTheRegistersCannotTell) {
   EXPECT_FALSE(it_result(0x2C, code({0x2001, 0x2001})));  // the same value either way
   EXPECT_FALSE(it_result(0x2C, code({0x2001, 0x2100})));  // two registers
   EXPECT_FALSE(it_result(0x24, code({0x2001, 0x2000})));  // itt cs: both or neither run
   EXPECT_FALSE(it_result(0x28, code({0x2001, 0x2000})));  // it cs: one instruction
   EXPECT_FALSE(it_result(0x2A, code({0x2001, 0x2000, 0x2002})));  // ite + t: three
-  EXPECT_FALSE(it_result(0x2C, code({0x2001, 0x4628})));  // the other one copies a register
+  EXPECT_FALSE(it_result(0x2C, code({0x2001, 0x4628})));  // a constant or a register
+  EXPECT_FALSE(it_result(0x2C, code({0x4628, 0x1C70})));  // r5 or r6 + 1: two bases
+  EXPECT_FALSE(it_result(0x2C, code({0x4600, 0x1C40})));  // r0 from r0: its old value
   EXPECT_FALSE(it_result(0x2C, code({0xF04F, 0x0D01, 0xF04F, 0x0D00})));  // SP
 }
 

@@ -4,12 +4,11 @@
 // per-instruction reference's counts. Where a later instruction writes that register, the IT
 // keeps its hook (added when its block first runs: a retranslated block), with the same counts.
 //
-// The loop runs `ITE CS; MOVCS r0, #1; MOVCC r0, #0` with C set in every other round, then two
-// NOPs (on the M33 the skipped MOV behaves as a NOP, and which of the two moves runs changes
-// how the NOPs issue: 163 against 147 cycles for the loop, measured with either outcome alone;
-// the reference gives 155, and the block mode with the two outcomes swapped gave 147)
-// and sets the flags again before the block ends: the flags at the block's end say nothing
-// about the IT.
+// The loop runs `ITE CS; MOVCS r0, #1; MOVCC r0, #0` (or `MOVCS r0, r4; ADDCC r0, r4, #1`)
+// with C set in every other round, then two NOPs (on the M33 the skipped instruction behaves as
+// a NOP, and which of the two runs changes how the NOPs issue: the reference gives 171 cycles
+// for the loop, the block mode with the two outcomes swapped gave 163) and sets the flags again
+// before the block ends: the flags at the block's end say nothing about the IT.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -25,7 +24,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string loop_source(const char* use_of_r0) {
+std::string loop_source(const char* use_of_r0,
+                        const char* then_else = "movcs r0, #1\n  movcc r0, #0") {
   return std::string(R"(
   .syntax unified
   .thumb
@@ -39,14 +39,14 @@ reset:
   movs r5, #0
   movs r1, #0
 1:
+  mov r4, r5
   and r3, r5, #1
   cmp r3, #1             @ C when r3 == 1: every other round
   ite cs
-  movcs r0, #1
-  movcc r0, #0
+  )") + then_else + R"(
   nop
   nop
-  )") + use_of_r0 + R"(
+  )" + use_of_r0 + R"(
   adds r5, r5, #1        @ flags again: the IT's condition is no longer in them
   cmp r5, #16
   bne 1b
@@ -111,6 +111,23 @@ TEST_F(ItResultMachine, AWriteOfTheRegisterAfterTheItKeepsTheHook) {
   EXPECT_EQ(block.cycles, reference.cycles);
   EXPECT_EQ(block.inexact_events, 0u);
   EXPECT_GT(block.retranslated_blocks, 0u);  // the IT's hook, added when its block first ran
+}
+
+TEST_F(ItResultMachine, ARegisterPlusAConstantDecidesTooWithoutAHook) {
+  // r4 differs in every round; r0 is r4 or r4 + 1 (mbedtls_mpi_core_sub's borrow)
+  if (!load(loop_source("add r1, r1, r0", "movcs r0, r4\n  addcc r0, r4, #1")))
+    GTEST_SKIP() << "no toolchain";
+  const RunOutcome reference = run(HookMode::kPerInstruction);
+  const RunOutcome block = run(HookMode::kBlock);
+  ASSERT_TRUE(reference.exited && block.exited);
+  EXPECT_EQ(block.cycles, reference.cycles);
+  EXPECT_EQ(block.inexact_events, 0u);
+  EXPECT_EQ(block.retranslated_blocks, 0u);
+  // ... unless a later instruction writes r4
+  ASSERT_TRUE(load(loop_source("add r4, r4, r1", "movcs r0, r4\n  addcc r0, r4, #1")));
+  const RunOutcome hooked = run(HookMode::kBlock);
+  EXPECT_EQ(hooked.cycles, run(HookMode::kPerInstruction).cycles);
+  EXPECT_GT(hooked.retranslated_blocks, 0u);
 }
 
 }  // namespace
