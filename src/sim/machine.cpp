@@ -451,6 +451,11 @@ Machine::Block& Machine::build_block(uint32_t start, uint32_t size_bytes) {
     }
     b.end = b.addresses.empty() ? start
                                 : b.addresses.back() + b.instructions.back()->size_bytes;
+    // A special block whose only specials are ITs: its costs follow from the state and which
+    // instructions executed (charge_pending memoizes on both).
+    b.it_memoizable = b.special && b.memoizable && !b.unhooked &&
+                      std::none_of(b.kinds.begin(), b.kinds.end(),
+                                   [](uint8_t k) { return (k & Block::kOperands) != 0; });
     b.memoizable &= !b.special;
   }
   return b;
@@ -531,18 +536,12 @@ void Machine::charge_pending(size_t index, uint32_t next_address) {
     pending_charged_ = index;
     return;
   }
-  // With an observer, executed instructions are reported in runs (report_run) between the
-  // IT-skipped ones, which go one at a time.
-  size_t run_first = pending_charged_;
-  uint64_t run_total = 0;
-  run_cycles_.clear();
-  auto flush_run = [&](size_t end, uint32_t next) {
-    if (!observer_ || end == run_first) return;
-    report_run(*b, run_first, end, run_cycles_.data(), run_total, next);
-    run_cycles_.clear();
-    run_total = 0;
-  };
-  for (size_t i = pending_charged_; i < index; ++i) {
+  // Special: first decide which instructions execute (the IT conditions, from the flags the
+  // hooks read or the registers tell) and the operand values the model needs, then charge.
+  const size_t first = pending_charged_;
+  executes_.clear();
+  operand_values_.clear();
+  for (size_t i = first; i < index; ++i) {
     const Instruction& insn = *b->instructions[i];
     const uint32_t pc = b->addresses[i];
     const uint32_t next = i + 1 < n ? b->addresses[i + 1] : next_address;
@@ -557,11 +556,8 @@ void Machine::charge_pending(size_t index, uint32_t next_address) {
           if (address == pc) it_block_.set_flags(nzcv), flags_read = true;
       }
       ItBlock probe = it_block_;
-      const bool executes = it_block_.next_executes() && flags_read;
-      if (!executes) {
-        flush_run(i, pc);
-        charge(insn, pc, next, false);
-        run_first = i + 1;
+      if (!(it_block_.next_executes() && flags_read)) {
+        executes_.push_back(0);
         continue;
       }
       // A flag-setting instruction inside the block changes the later conditions: the next
@@ -579,7 +575,7 @@ void Machine::charge_pending(size_t index, uint32_t next_address) {
       for (const auto& [address, v] : pending_operands_)
         if (address == pc) values = v, found = true;
       if (b->kinds[i] & Block::kOperands) {
-        timing_->set_operand_values(values[0], values[1]);
+        operand_values_.push_back({i, values});
       } else {
         // No hook: no flag-setting instruction has run since the IT (it_needs_hook), or its
         // outcome is in a register (readable_it_result).
@@ -592,16 +588,98 @@ void Machine::charge_pending(size_t index, uint32_t next_address) {
         it_block_.start(insn.it_firstcond_mask, values[0]);
       }
     }
-    const uint32_t c = charge(insn, pc, next, true, /*notify=*/false);
-    if (observer_) {
-      run_cycles_.push_back(c);
-      run_total += c;
+    executes_.push_back(1);
+  }
+
+  // The costs of a block run whole whose costs read no operand values follow from the timing
+  // state, where it left and which instructions executed: memoized as for other blocks.
+  const bool memo = memoize_ && b->it_memoizable && first == 0 && index == n;
+  const uint64_t key =
+      memo ? timing_->state_key(b->start) << 1 | (next_address != b->end ? 1u : 0u) : 0;
+  if (memo)
+    for (size_t k = 0; k < b->memo_count; ++k) {
+      const Block::Memo& m = b->memo[k];
+      if (m.key != key || m.executes != executes_) continue;
+      ++outcome_.memoized_blocks;
+      outcome_.cycles += m.cycles;
+      timing_->set_state(m.exit);
+      if (observer_) replay_runs(*b, m.instruction_cycles.data(), next_address);
+      outcome_.instructions += n;
+      pending_charged_ = n;
+      return;
     }
+
+  // With an observer, executed instructions are reported in runs (report_run) between the
+  // IT-skipped ones, which go one at a time.
+  size_t run_first = first;
+  uint64_t run_total = 0, total = 0;
+  run_cycles_.clear();
+  std::vector<uint32_t> instruction_cycles;
+  auto flush_run = [&](size_t end, uint32_t next) {
+    if (!observer_ || end == run_first) return;
+    report_run(*b, run_first, end, run_cycles_.data(), run_total, next);
+    run_cycles_.clear();
+    run_total = 0;
+  };
+  size_t operand = 0;
+  for (size_t i = first; i < index; ++i) {
+    const Instruction& insn = *b->instructions[i];
+    const uint32_t pc = b->addresses[i];
+    const uint32_t next = i + 1 < n ? b->addresses[i + 1] : next_address;
+    uint32_t c = 0;
+    if (!executes_[i - first]) {
+      flush_run(i, pc);
+      c = charge(insn, pc, next, false);
+      run_first = i + 1;
+    } else {
+      if (operand < operand_values_.size() && operand_values_[operand].first == i) {
+        const auto& values = operand_values_[operand++].second;
+        timing_->set_operand_values(values[0], values[1]);
+      }
+      c = charge(insn, pc, next, true, /*notify=*/false);
+      if (observer_) {
+        run_cycles_.push_back(c);
+        run_total += c;
+      }
+    }
+    if (memo) instruction_cycles.push_back(c), total += c;
   }
   flush_run(index, index < n ? b->addresses[index] : next_address);
   outcome_.instructions += index - pending_charged_;
   if (observer_ && index == n) update_block_sp(*b);
   pending_charged_ = index;
+  if (memo) {
+    size_t slot = b->memo_count;
+    if (b->memo_count < Block::kMemoEntries) {
+      ++b->memo_count;
+    } else {  // full: replace the oldest entry
+      slot = b->memo_next;
+      b->memo_next = static_cast<uint8_t>((b->memo_next + 1) % Block::kMemoEntries);
+    }
+    b->memo[slot] = {key, total, timing_->state(), std::move(instruction_cycles), executes_};
+  }
+}
+
+void Machine::replay_runs(const Block& b, const uint32_t* cycles, uint32_t next_address) {
+  // What the charging loop above reports for a special block run whole: runs of executed
+  // instructions, and each IT-skipped one alone.
+  const size_t n = b.instructions.size();
+  size_t run_first = 0;
+  uint64_t run_total = 0;
+  for (size_t i = 0; i < n; ++i) {
+    if (executes_[i]) {
+      run_total += cycles[i];
+      continue;
+    }
+    const uint32_t pc = b.addresses[i];
+    if (i > run_first) report_run(b, run_first, i, cycles + run_first, run_total, pc);
+    const uint32_t next = i + 1 < n ? b.addresses[i + 1] : next_address;
+    observer_->on_instruction(*b.instructions[i], pc, next, cycles[i], false, block_sp_);
+    run_first = i + 1;
+    run_total = 0;
+  }
+  if (n > run_first) report_run(b, run_first, n, cycles + run_first, run_total, next_address);
+  update_block_sp(b);
 }
 
 void Machine::charge_memoized(Block& b, uint32_t next_address) {

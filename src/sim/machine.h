@@ -204,9 +204,11 @@ class Machine {
     uint32_t end = 0;  // address after the last instruction (where a not-taken exit goes)
     // Memoized costs: charged whole from a timing state with key `key` (CoreTimingModel::
     // state_key at `start`, shifted left once, bit 0 = the last instruction branched), the block
-    // took `cycles` and left `exit`. Only for a block that is not special and has no instruction
-    // whose cost reads operand values (`memoizable`), never with an observer or an IT block
-    // carried in; machine_test proves the cached costs equal the charged ones.
+    // took `cycles` and left `exit`. For a block that is not special and has no instruction
+    // whose cost reads operand values (`memoizable`), never with an IT block carried in; and
+    // for one that is special only through ITs (`it_memoizable`), per pattern of executed
+    // instructions. machine_test and machine_it_result_test prove the cached costs equal the
+    // charged ones.
     struct Memo {
       uint64_t key = 0;
       uint64_t cycles = 0;
@@ -214,12 +216,16 @@ class Machine {
       // Each instruction's cycles, kept only when an observer watches (it is told every
       // instruction's cost); empty otherwise.
       std::vector<uint32_t> instruction_cycles;
+      // For a special block (`it_memoizable`): which instructions executed (1) or failed their
+      // IT condition (0); the entry holds for that pattern only. Empty otherwise.
+      std::vector<uint8_t> executes;
     };
     static constexpr size_t kMemoEntries = 4;
     std::array<Memo, kMemoEntries> memo{};
     uint8_t memo_count = 0;  // valid entries
     uint8_t memo_next = 0;   // entry to replace when all are valid
     bool memoizable = false;
+    bool it_memoizable = false;  // special only through ITs: memoized per executed pattern
     bool hooks_checked = false;  // its ITs have their operand hooks (hook_lazy_its)
     uint32_t id = 0;  // dense, per machine (ExecutionObserver::InstructionRun::block)
     bool writes_sp = false;  // an instruction may write SP (then update_block_sp reads it)
@@ -238,6 +244,13 @@ class Machine {
   void report_run(const Block& b, size_t first, size_t end, const uint32_t* cycles,
                   uint64_t total, uint32_t next);
   std::vector<uint32_t> run_cycles_;  // scratch for report_run
+  // Scratch of charge_pending's special path: per instruction from the first charged, whether
+  // it executes; the operand values of those whose cost reads them, by block index.
+  std::vector<uint8_t> executes_;
+  std::vector<std::pair<size_t, std::array<uint32_t, 2>>> operand_values_;
+  // Reports a special block charged whole from its memo to the observer as charge_pending does
+  // (`cycles` per instruction, `executes_` its pattern).
+  void replay_runs(const Block& b, const uint32_t* cycles, uint32_t next_address);
   // With an observer, after `b` ran to its end: block_sp_ becomes the SP now (only read when
   // `b` may have written it: a register read costs as much as charging a few instructions).
   void update_block_sp(const Block& b);

@@ -60,6 +60,21 @@ reset:
 )";
 }
 
+// Every instruction as an observer sees it: address, successor, cycles, executed.
+class RecordingObserver final : public ExecutionObserver {
+ public:
+  void on_instruction(const Instruction&, uint32_t pc, uint32_t next, uint32_t cycles,
+                      bool executed, uint32_t) override {
+    events.push_back({pc, next, cycles, executed});
+  }
+  struct Event {
+    uint32_t pc, next, cycles;
+    bool executed;
+    bool operator==(const Event&) const = default;
+  };
+  std::vector<Event> events;
+};
+
 class ItResultMachine : public ::testing::Test {
  protected:
   void TearDown() override { fs::remove_all(dir_); }
@@ -75,7 +90,7 @@ class ItResultMachine : public ::testing::Test {
     return true;
   }
 
-  RunOutcome run(HookMode mode) {
+  RunOutcome run(HookMode mode, ExecutionObserver* observer = nullptr) {
     model::Board board = fathom::testing::fixture_board();
     board.core = "cortex-m33";
     auto m = Machine::create(board, mode);
@@ -83,6 +98,7 @@ class ItResultMachine : public ::testing::Test {
     if (!m) return {};
     auto loaded = (*m)->load(*image_);
     EXPECT_TRUE(loaded) << loaded.error().message;
+    if (observer) (*m)->set_observer(observer);
     return (*m)->run(100'000);
   }
 
@@ -99,6 +115,17 @@ TEST_F(ItResultMachine, TheRegisterDecidesTheConditionWithoutAHook) {
   EXPECT_EQ(block.cycles, reference.cycles);
   EXPECT_EQ(block.inexact_events, 0u);
   EXPECT_EQ(block.retranslated_blocks, 0u);  // no hook was added
+  // The loop's block is charged from its memo once each outcome was seen (the memo keys on
+  // which instructions executed), and an observer still sees every instruction as the
+  // reference reports it.
+  EXPECT_GT(block.memoized_blocks, 10u);
+  RecordingObserver seen, reference_seen;
+  const RunOutcome observed = run(HookMode::kBlock, &seen);
+  run(HookMode::kPerInstruction, &reference_seen);
+  EXPECT_EQ(observed.cycles, reference.cycles);
+  EXPECT_GT(observed.memoized_blocks, 10u);
+  EXPECT_EQ(seen.events, reference_seen.events);
+  EXPECT_EQ(seen.events.size(), reference.instructions);
 }
 
 TEST_F(ItResultMachine, AWriteOfTheRegisterAfterTheItKeepsTheHook) {
