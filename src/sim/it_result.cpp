@@ -92,4 +92,61 @@ std::optional<ItResult> it_result(uint8_t firstcond_mask, std::span<const uint8_
   return r;
 }
 
+std::optional<Comparison> decode_register_compare(std::span<const uint8_t> code) {
+  if (code.size() < 2) return std::nullopt;
+  const uint16_t hw1 = halfword(code, 0);
+  auto u8 = [](uint32_t v) { return static_cast<uint8_t>(v); };
+  if ((hw1 & 0xFFC0) == 0x4280)  // CMP T1: 0100001010 Rm Rn
+    return Comparison{u8(hw1 & 7), u8(hw1 >> 3 & 7), 2};
+  if ((hw1 & 0xFF00) == 0x4500)  // CMP T2: 01000101 N Rm Rn
+    return Comparison{u8((hw1 >> 4 & 8) | (hw1 & 7)), u8(hw1 >> 3 & 0xF), 2};
+  if (code.size() < 4 || (hw1 & 0xFFF0) != 0xEBB0) return std::nullopt;
+  // CMP.W T3: 111010111011 Rn, 0 imm3 1111 imm2 type Rm, without a shift
+  const uint16_t hw2 = halfword(code, 2);
+  if ((hw2 & 0xFFF0) != 0x0F00) return std::nullopt;
+  return Comparison{u8(hw1 & 0xF), u8(hw2 & 0xF), 4};
+}
+
+std::optional<ItResult> compared_move_result(uint8_t firstcond_mask,
+                                             std::span<const uint8_t> before,
+                                             std::span<const uint8_t> after) {
+  // One instruction, executed under the flags a CMP of equal values leaves (Z and C set).
+  constexpr uint32_t kEqual = 0x6u << 28;
+  ItBlock it;
+  it.start(firstcond_mask, kEqual);
+  if (!it.next_executes() || it.active()) return std::nullopt;
+  ItResult r;
+  r.then_flags = kEqual;
+  bool fails = false;
+  for (uint32_t f = 0; f < 16 && !fails; ++f) {
+    it.start(firstcond_mask, f << 28);
+    if (!it.next_executes()) r.else_flags = f << 28, fails = true;
+  }
+  if (!fails) return std::nullopt;  // AL
+  const auto move = decode_register_write(after);
+  if (!move || move->size_bytes > after.size() || move->offset != 0 || move->base == kNoBase ||
+      move->rd > 12 || move->base > 12 || move->rd == move->base)
+    return std::nullopt;
+  auto compares_them = [&](size_t size) -> bool {
+    if (before.size() < size) return false;
+    const auto c = decode_register_compare(before.subspan(before.size() - size));
+    return c && c->size_bytes == size &&
+           ((c->rn == move->rd && c->rm == move->base) ||
+            (c->rn == move->base && c->rm == move->rd));
+  };
+  if (compares_them(2)) {
+    r.compare_bytes = 2;
+  } else if (compares_them(4)) {
+    r.compare_bytes = 4;
+  } else {
+    return std::nullopt;
+  }
+  r.rd = move->rd;
+  r.base = move->base;
+  r.then_value = 0;
+  r.else_when_different = true;
+  r.bytes = move->size_bytes;
+  return r;
+}
+
 }  // namespace fathom::sim

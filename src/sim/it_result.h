@@ -7,6 +7,12 @@
 // block-hook machine (sim/machine.cpp) then needs no hook on such an IT to know its conditions
 // when a later instruction of its translation block overwrites the flags: it reads the
 // registers when it charges the block instead (docs/TIMING.md "IT blocks").
+//
+// A minimum or maximum is the other idiom: `CMP Rd, Rm; IT cs; MOVcs Rd, Rm` (Mbed TLS's
+// mbedtls_mpi_core_mla bounds its loop so). Its one instruction executes when the condition
+// holds, and the condition holds when the two registers are equal, so Rd == Rm afterwards
+// exactly when it executed, provided the CMP right before the IT set the flags (the machine
+// checks that it precedes the IT in the translation block being charged).
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -35,7 +41,12 @@ struct ItResult {
   uint32_t else_value = 0;     // ... when the second one did
   uint32_t then_flags = 0;     // APSR flags (bits 31..28) under which the first one executes
   uint32_t else_flags = 0;     // ... and under which the second one does
-  uint8_t bytes = 0;           // the two instructions' size in bytes (after the IT's 2)
+  uint8_t bytes = 0;           // the instructions' size in bytes (after the IT's 2)
+  // A compared move: Rd - base is then_value (0) when its instruction executed, anything else
+  // when it did not; valid only when the CMP of Rd and the base, `compare_bytes` before the IT,
+  // directly precedes it (0 for the two-instruction form, which needs no CMP).
+  bool else_when_different = false;
+  uint8_t compare_bytes = 0;
 };
 
 // The IT with low byte `firstcond_mask` followed by `after` (the bytes after the IT, at least
@@ -43,5 +54,21 @@ struct ItResult {
 // executes under any flags, and both write the same r0..r12 from the same base (a register
 // other than Rd among r0..r12, or none) with different offsets.
 std::optional<ItResult> it_result(uint8_t firstcond_mask, std::span<const uint8_t> after);
+
+// The two registers a `CMP Rn, Rm` without shift compares (T1, T2 or T3 CMP.W), decoded from
+// the start of `code`, and its size; nothing for any other instruction.
+struct Comparison {
+  uint8_t rn = 0, rm = 0;
+  uint8_t size_bytes = 0;
+};
+std::optional<Comparison> decode_register_compare(std::span<const uint8_t> code);
+
+// The one-instruction IT with low byte `firstcond_mask` followed by `after`, and preceded by
+// `before` (the up to 4 bytes right before the IT): an ItResult (else_when_different) when the
+// instruction is MOV Rd, Rm (r0..r12, different), the last 2 or 4 bytes of `before` are CMP Rd,
+// Rm or CMP Rm, Rd, and the condition holds when they are equal.
+std::optional<ItResult> compared_move_result(uint8_t firstcond_mask,
+                                             std::span<const uint8_t> before,
+                                             std::span<const uint8_t> after);
 
 }  // namespace fathom::sim

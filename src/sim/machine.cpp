@@ -197,7 +197,7 @@ void Machine::install_operand_hooks(const elf::ElfImage& image) {
       if (timing_->uses_operand_values(insn)) {
         add_operand_hook(a);
       } else if (!it_needs_hook(a, range.end)) {
-      } else if (auto result = readable_it_result(a, range.end)) {
+      } else if (auto result = readable_it_result(a, range.begin, range.end)) {
         result_its_.emplace(a, *result);
       } else {
         lazy_it_hooks_.insert(a);
@@ -260,39 +260,46 @@ bool Machine::it_needs_hook(uint32_t address, uint32_t code_end) {
     b += insn.size_bytes ? insn.size_bytes : 2;
   }
   if (!matters) return false;
-  uint32_t a = address + 2;
-  for (int n = 0; n < 256 && a < code_end; ++n) {
-    const Instruction& insn = instruction_at(a);
-    if (insn.sets_flags) return true;
-    if (insn.cls == InstrClass::kBranch || insn.cls == InstrClass::kTableBranch || insn.writes_pc)
-      return false;
-    a += insn.size_bytes ? insn.size_bytes : 2;
-  }
-  return true;
+  return !reaches_control_flow(address + 2, code_end,
+                               [](const Instruction& insn) { return insn.sets_flags; });
 }
 
-std::optional<ItResult> Machine::readable_it_result(uint32_t address, uint32_t code_end) {
+bool Machine::reaches_control_flow(uint32_t address, uint32_t code_end,
+                                   const std::function<bool(const Instruction&)>& stops) {
+  uint32_t a = address;
+  for (int n = 0; n < 256 && a < code_end; ++n) {
+    const Instruction& insn = instruction_at(a);
+    if (stops(insn)) return false;
+    if (insn.cls == InstrClass::kBranch || insn.cls == InstrClass::kTableBranch || insn.writes_pc)
+      return true;
+    a += insn.size_bytes ? insn.size_bytes : 2;
+  }
+  return false;
+}
+
+std::optional<ItResult> Machine::readable_it_result(uint32_t address, uint32_t code_begin,
+                                                   uint32_t code_end) {
   std::array<uint8_t, 8> after{};
   if (address + 2 + after.size() > code_end ||
       uc_mem_read(uc_, address + 2, after.data(), after.size()) != UC_ERR_OK)
     return std::nullopt;
-  const auto result = it_result(instruction_at(address).it_firstcond_mask, after);
+  const uint8_t mask = instruction_at(address).it_firstcond_mask;
+  auto result = it_result(mask, after);
+  std::array<uint8_t, 4> before{};
+  if (!result && address >= code_begin + before.size() &&
+      uc_mem_read(uc_, address - before.size(), before.data(), before.size()) == UC_ERR_OK)
+    result = compared_move_result(mask, before, after);
   if (!result) return std::nullopt;
   // Straight-line code ends the translation block at the latest: up to there nothing may
   // write the registers read, and nothing may raise an exception.
-  uint32_t a = address + 2 + result->bytes;
-  for (int n = 0; n < 256 && a < code_end; ++n) {
-    const Instruction& insn = instruction_at(a);
-    const RegMask read = static_cast<RegMask>(
-        1u << result->rd | (result->base == kNoBase ? 0u : 1u << result->base));
-    if (!insn.valid || (insn.regs_written & read) ||
-        (insn.cls == InstrClass::kOther && !insn.nop))
-      return std::nullopt;
-    if (insn.cls == InstrClass::kBranch || insn.cls == InstrClass::kTableBranch || insn.writes_pc)
-      return result;
-    a += insn.size_bytes ? insn.size_bytes : 2;
-  }
-  return std::nullopt;
+  const RegMask read = static_cast<RegMask>(
+      1u << result->rd | (result->base == kNoBase ? 0u : 1u << result->base));
+  const bool kept = reaches_control_flow(
+      address + 2 + result->bytes, code_end, [read](const Instruction& insn) {
+        return !insn.valid || (insn.regs_written & read) ||
+               (insn.cls == InstrClass::kOther && !insn.nop);
+      });
+  return kept ? result : std::nullopt;
 }
 
 uint32_t Machine::flags_from_result(const ItResult& r) {
@@ -301,7 +308,7 @@ uint32_t Machine::flags_from_result(const ItResult& r) {
   if (r.base != kNoBase) uc_reg_read(uc_, UC_ARM_REG_R0 + r.base, &base);
   value -= base;
   if (value == r.then_value) return r.then_flags;
-  if (value == r.else_value) return r.else_flags;
+  if (value == r.else_value || r.else_when_different) return r.else_flags;
   // Neither instruction's value: something wrote a register after all. The flags now are the
   // best left, and the count says it may be off.
   ++outcome_.inexact_events;
@@ -427,8 +434,15 @@ Machine::Block& Machine::build_block(uint32_t start, uint32_t size_bytes) {
         // flag-setting instruction can follow it in this block), as for any unhooked IT.
         if (auto r = result_its_.find(pc);
             r != result_its_.end() && pc + 2 + r->second.bytes <= start + size_bytes) {
-          kind |= Block::kItResult;
-          b.it_results.push_back({pc, &r->second});
+          // A compared move tells only after its CMP: where this block starts at the IT (a
+          // branch to it), the IT needs its hook after all.
+          const uint8_t cmp = r->second.compare_bytes;
+          if (cmp == 0 || (!b.addresses.empty() && b.addresses.back() == pc - cmp)) {
+            kind |= Block::kItResult;
+            b.it_results.push_back({pc, &r->second});
+          } else if (!operand_hooks_.count(pc)) {
+            lazy_it_hooks_.insert(pc);
+          }
         }
       }
       if (timing_->uses_operand_values(insn)) {
@@ -603,50 +617,32 @@ void Machine::charge_pending(size_t index, uint32_t next_address) {
       ++outcome_.memoized_blocks;
       outcome_.cycles += m.cycles;
       timing_->set_state(m.exit);
-      if (observer_) replay_runs(*b, m.instruction_cycles.data(), next_address);
+      if (observer_) report_runs(*b, 0, n, m.instruction_cycles.data(), next_address);
       outcome_.instructions += n;
       pending_charged_ = n;
       return;
     }
 
-  // With an observer, executed instructions are reported in runs (report_run) between the
-  // IT-skipped ones, which go one at a time.
-  size_t run_first = first;
-  uint64_t run_total = 0, total = 0;
-  run_cycles_.clear();
-  std::vector<uint32_t> instruction_cycles;
-  auto flush_run = [&](size_t end, uint32_t next) {
-    if (!observer_ || end == run_first) return;
-    report_run(*b, run_first, end, run_cycles_.data(), run_total, next);
-    run_cycles_.clear();
-    run_total = 0;
-  };
+  // Charge, then report to the observer what ran (report_runs), with the same costs a memo
+  // hit reports.
+  instruction_cycles_.clear();
+  uint64_t total = 0;
   size_t operand = 0;
   for (size_t i = first; i < index; ++i) {
     const Instruction& insn = *b->instructions[i];
     const uint32_t pc = b->addresses[i];
     const uint32_t next = i + 1 < n ? b->addresses[i + 1] : next_address;
-    uint32_t c = 0;
-    if (!executes_[i - first]) {
-      flush_run(i, pc);
-      c = charge(insn, pc, next, false);
-      run_first = i + 1;
-    } else {
-      if (operand < operand_values_.size() && operand_values_[operand].first == i) {
-        const auto& values = operand_values_[operand++].second;
-        timing_->set_operand_values(values[0], values[1]);
-      }
-      c = charge(insn, pc, next, true, /*notify=*/false);
-      if (observer_) {
-        run_cycles_.push_back(c);
-        run_total += c;
-      }
+    const bool executed = executes_[i - first] != 0;
+    if (executed && operand < operand_values_.size() && operand_values_[operand].first == i) {
+      const auto& values = operand_values_[operand++].second;
+      timing_->set_operand_values(values[0], values[1]);
     }
-    if (memo) instruction_cycles.push_back(c), total += c;
+    const uint32_t c = charge(insn, pc, next, executed, /*notify=*/false);
+    instruction_cycles_.push_back(c);
+    total += c;
   }
-  flush_run(index, index < n ? b->addresses[index] : next_address);
+  if (observer_) report_runs(*b, first, index, instruction_cycles_.data(), next_address);
   outcome_.instructions += index - pending_charged_;
-  if (observer_ && index == n) update_block_sp(*b);
   pending_charged_ = index;
   if (memo) {
     size_t slot = b->memo_count;
@@ -656,30 +652,33 @@ void Machine::charge_pending(size_t index, uint32_t next_address) {
       slot = b->memo_next;
       b->memo_next = static_cast<uint8_t>((b->memo_next + 1) % Block::kMemoEntries);
     }
-    b->memo[slot] = {key, total, timing_->state(), std::move(instruction_cycles), executes_};
+    b->memo[slot] = {key, total, timing_->state(), instruction_cycles_, executes_};
   }
 }
 
-void Machine::replay_runs(const Block& b, const uint32_t* cycles, uint32_t next_address) {
-  // What the charging loop above reports for a special block run whole: runs of executed
-  // instructions, and each IT-skipped one alone.
+void Machine::report_runs(const Block& b, size_t first, size_t end, const uint32_t* cycles,
+                          uint32_t next_address) {
+  // Runs of executed instructions go together (report_run); each IT-skipped one alone.
   const size_t n = b.instructions.size();
-  size_t run_first = 0;
+  auto next_of = [&](size_t i) { return i + 1 < n ? b.addresses[i + 1] : next_address; };
+  size_t run_first = first;
   uint64_t run_total = 0;
-  for (size_t i = 0; i < n; ++i) {
-    if (executes_[i]) {
-      run_total += cycles[i];
+  for (size_t i = first; i < end; ++i) {
+    const uint32_t c = cycles[i - first];
+    if (executes_[i - first]) {
+      run_total += c;
       continue;
     }
     const uint32_t pc = b.addresses[i];
-    if (i > run_first) report_run(b, run_first, i, cycles + run_first, run_total, pc);
-    const uint32_t next = i + 1 < n ? b.addresses[i + 1] : next_address;
-    observer_->on_instruction(*b.instructions[i], pc, next, cycles[i], false, block_sp_);
+    if (i > run_first)
+      report_run(b, run_first, i, cycles + (run_first - first), run_total, pc);
+    observer_->on_instruction(*b.instructions[i], pc, next_of(i), c, false, block_sp_);
     run_first = i + 1;
     run_total = 0;
   }
-  if (n > run_first) report_run(b, run_first, n, cycles + run_first, run_total, next_address);
-  update_block_sp(b);
+  if (end > run_first)
+    report_run(b, run_first, end, cycles + (run_first - first), run_total, next_of(end - 1));
+  if (end == n) update_block_sp(b);
 }
 
 void Machine::charge_memoized(Block& b, uint32_t next_address) {

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <array>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <set>
@@ -248,9 +249,13 @@ class Machine {
   // it executes; the operand values of those whose cost reads them, by block index.
   std::vector<uint8_t> executes_;
   std::vector<std::pair<size_t, std::array<uint32_t, 2>>> operand_values_;
-  // Reports a special block charged whole from its memo to the observer as charge_pending does
-  // (`cycles` per instruction, `executes_` its pattern).
-  void replay_runs(const Block& b, const uint32_t* cycles, uint32_t next_address);
+  // Per instruction charged by charge_pending's special path, its cost (what its memo keeps).
+  std::vector<uint32_t> instruction_cycles_;
+  // Tells the observer that instructions [first, end) of a special block ran, with these costs
+  // (from cycles[0]) and `executes_` their pattern: runs of executed instructions, and each
+  // IT-skipped one alone; the block's last one continues at `next_address`.
+  void report_runs(const Block& b, size_t first, size_t end, const uint32_t* cycles,
+                   uint32_t next_address);
   // With an observer, after `b` ran to its end: block_sp_ becomes the SP now (only read when
   // `b` may have written it: a register read costs as much as charging a few instructions).
   void update_block_sp(const Block& b);
@@ -281,9 +286,16 @@ class Machine {
   uint32_t mmio_pc() const;
   void install_operand_hooks(const elf::ElfImage& image);
   bool it_needs_hook(uint32_t address, uint32_t code_end);
-  // The IT at `address` as an ItResult when no instruction after its moves, up to where
-  // straight-line code ends (before `code_end`), writes its register or is a system one.
-  std::optional<ItResult> readable_it_result(uint32_t address, uint32_t code_end);
+  // Whether straight-line code from `address` reaches an instruction that transfers control
+  // (a branch, a table branch, a write of PC) before one that `stops` (checked first, that
+  // instruction included), `code_end`, or 256 instructions.
+  bool reaches_control_flow(uint32_t address, uint32_t code_end,
+                            const std::function<bool(const Instruction&)>& stops);
+  // The IT at `address` as an ItResult (it_result, or compared_move_result from the code
+  // before it, from `code_begin`) when no instruction after its moves, up to where
+  // straight-line code ends (before `code_end`), writes its registers or is a system one.
+  std::optional<ItResult> readable_it_result(uint32_t address, uint32_t code_begin,
+                                             uint32_t code_end);
   // The flags the IT `r` describes executed with, from its register now (after its moves).
   uint32_t flags_from_result(const ItResult& r);
   void stop_with_fault(std::string kind, uint32_t pc, std::string detail);

@@ -24,25 +24,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr const char* kSource = R"(
-  .syntax unified
-  .thumb
-  .section .vectors, "a"
-  .word 0x20008000
-  .word reset + 1
-  .text
-  .global reset
-  .type reset, %function
-reset:
-  bl outer
-  ldr r1, =0x40000004      @ the simulator console's EXIT register
-  movs r0, #0
-  str r0, [r1]
-1:
-  b 1b
-  .size reset, . - reset
-  .ltorg
-
+const std::string kSource = fathom::testing::reset_program("  bl outer\n", R"(
   .global outer
   .type outer, %function
 outer:
@@ -60,7 +42,7 @@ local_helper:              @ a local function symbol (no .global), no .size
   movs r0, #4
   bx lr
   .size outer, . - outer
-)";
+)");
 
 class SymbolizeLabels : public ::testing::Test {
  protected:

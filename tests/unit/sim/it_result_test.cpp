@@ -1,6 +1,7 @@
-// sim::decode_register_write and sim::it_result on Thumb encodings as GNU as emits them (Arm
-// ARM v7-M A7.7.75/76 MOV, A7.7.3 ADD, A7.7.174 SUB, A7.7.38 IT): which ITs' outcomes the
-// registers tell.
+// sim::decode_register_write, sim::it_result, sim::decode_register_compare and
+// sim::compared_move_result on Thumb encodings as GNU as emits them (Arm ARM v7-M A7.7.75/76
+// MOV, A7.7.3 ADD, A7.7.174 SUB, A7.7.28 CMP, A7.7.38 IT): which ITs' outcomes the registers
+// tell.
 #include "sim/it_result.h"
 
 #include <gtest/gtest.h>
@@ -114,6 +115,59 @@ TEST(ItResult, NothingWhenTheRegistersCannotTell) {
   EXPECT_FALSE(it_result(0x2C, code({0x4628, 0x1C70})));  // r5 or r6 + 1: two bases
   EXPECT_FALSE(it_result(0x2C, code({0x4600, 0x1C40})));  // r0 from r0: its old value
   EXPECT_FALSE(it_result(0x2C, code({0xF04F, 0x0D01, 0xF04F, 0x0D00})));  // SP
+}
+
+TEST(DecodeRegisterCompare, RegisterFormsWithoutAShift) {
+  const auto t1 = decode_register_compare(code({0x428B}));  // cmp r3, r1
+  ASSERT_TRUE(t1);
+  EXPECT_EQ(t1->rn, 3);
+  EXPECT_EQ(t1->rm, 1);
+  EXPECT_EQ(t1->size_bytes, 2);
+  const auto t2 = decode_register_compare(code({0x45E1}));  // cmp r9, ip
+  ASSERT_TRUE(t2);
+  EXPECT_EQ(t2->rn, 9);
+  EXPECT_EQ(t2->rm, 12);
+  const auto t3 = decode_register_compare(code({0xEBB3, 0x0F01}));  // cmp.w r3, r1
+  ASSERT_TRUE(t3);
+  EXPECT_EQ(t3->rn, 3);
+  EXPECT_EQ(t3->rm, 1);
+  EXPECT_EQ(t3->size_bytes, 4);
+  EXPECT_FALSE(decode_register_compare(code({0xEBB3, 0x0F41})));  // cmp.w r3, r1, lsl #1
+  EXPECT_FALSE(decode_register_compare(code({0x2B01})));          // cmp r3, #1
+  EXPECT_FALSE(decode_register_compare(code({0x42CB})));          // cmn r3, r1
+}
+
+TEST(ComparedMoveResult, AMinimumTellsFromRdEqualsRm) {
+  // cmp r3, r1; it cs; movcs r3, r1 (mbedtls_mpi_core_mla's loop bound)
+  auto r = compared_move_result(0x28, code({0x428B}), code({0x460B, 0xBF00}));
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->rd, 3);
+  EXPECT_EQ(r->base, 1);
+  EXPECT_EQ(r->then_value, 0u);
+  EXPECT_TRUE(r->else_when_different);
+  EXPECT_EQ(r->compare_bytes, 2);
+  EXPECT_EQ(r->bytes, 2);
+  for (const auto& [flags, executes] : {std::pair{r->then_flags, true}, {r->else_flags, false}}) {
+    ItBlock it;
+    it.start(0x28, flags);
+    EXPECT_EQ(it.next_executes(), executes);
+  }
+  // cmp.w r1, r3 (the other order); it ls; movls r3, r1: 4 bytes of CMP before the IT
+  auto wide = compared_move_result(0x98, code({0xEBB1, 0x0F03}), code({0x460B, 0xBF00}));
+  ASSERT_TRUE(wide);
+  EXPECT_EQ(wide->compare_bytes, 4);
+}
+
+TEST(ComparedMoveResult, NothingWhenEqualRegistersCouldMeanEitherOutcome) {
+  const auto before = code({0x428B}), move = code({0x460B, 0xBF00});
+  EXPECT_FALSE(compared_move_result(0x88, before, move));  // it hi: equal values skip it
+  EXPECT_FALSE(compared_move_result(0x38, before, move));  // it cc
+  EXPECT_FALSE(compared_move_result(0x18, before, move));  // it ne
+  EXPECT_FALSE(compared_move_result(0x2C, before, move));  // ite cs: two instructions
+  EXPECT_FALSE(compared_move_result(0x28, code({0x4293}), move));  // cmp r3, r2: other pair
+  EXPECT_FALSE(compared_move_result(0x28, code({0x2B01}), move));  // cmp r3, #1
+  EXPECT_FALSE(compared_move_result(0x28, before, code({0x1C4B, 0xBF00})));  // adds r3, r1, #1
+  EXPECT_FALSE(compared_move_result(0x28, before, code({0x2301, 0xBF00})));  // movs r3, #1
 }
 
 }  // namespace

@@ -12,7 +12,6 @@
 
 #include <filesystem>
 
-#include "elf/elf_image.h"
 #include "sim/machine.h"
 #include "assembled_image.h"
 #include "fixture_board.h"
@@ -22,16 +21,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr const char* kSource = R"(
-  .syntax unified
-  .thumb
-  .section .vectors, "a"
-  .word 0x20008000
-  .word reset + 1
-  .text
-  .global reset
-  .type reset, %function
-reset:
+const std::string kSource = fathom::testing::reset_program(R"(
   movs r5, #0
   ldr r6, =0x20000100
 1:
@@ -46,28 +36,12 @@ reset:
   adds r5, r5, #1
   cmp r5, #16
   bne 1b
-  ldr r1, =0x40000004    @ the simulator console's EXIT register
-  movs r0, #0
-  str r0, [r1]
-2:
-  b 2b
-  .size reset, . - reset
-  .ltorg
-)";
+)");
 
 // The same loop with the IT's flag-setting instruction the last one of a 1 KiB page: Unicorn
 // ends its translation block there, so the IT's later instruction starts the next block, whose
 // hook must still read the flags (as newlib's strcmp in a wolfSSL image happened to be laid out).
-constexpr const char* kAcrossPagesSource = R"(
-  .syntax unified
-  .thumb
-  .section .vectors, "a"
-  .word 0x20008000
-  .word reset + 1
-  .text
-  .global reset
-  .type reset, %function
-reset:
+const std::string kAcrossPagesSource = fathom::testing::reset_program(R"(
   movs r5, #0
   ldr r6, =0x20000100
   b 1f
@@ -85,25 +59,15 @@ reset:
   adds r5, r5, #1
   cmp r5, #16
   bne 1b
-  ldr r1, =0x40000004    @ the simulator console's EXIT register
-  movs r0, #0
-  str r0, [r1]
-2:
-  b 2b
-  .size reset, . - reset
-  .ltorg
-)";
+)");
 
-class ItFlags : public ::testing::TestWithParam<const char*> {
+class ItFlags : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
     dir_ = fs::temp_directory_path() / ("fathom_it_flags_test_" + std::to_string(::getpid()));
-    const auto built = fathom::testing::assemble_image(dir_, "it", GetParam(), "cortex-m4");
-    if (built.elf.empty() && built.error.empty()) GTEST_SKIP() << "arm-none-eabi-gcc is not available";
-    ASSERT_TRUE(built.error.empty()) << built.error;
-    auto image = elf::ElfImage::load(built.elf);
-    ASSERT_TRUE(image) << image.error().message;
-    image_ = std::make_unique<elf::ElfImage>(std::move(*image));
+    image_ = fathom::testing::load_assembled(dir_, "it", GetParam(), "cortex-m4");
+    if (!image_ && !HasFailure()) GTEST_SKIP() << "arm-none-eabi-gcc is not available";
+    ASSERT_TRUE(image_);
   }
   void TearDown() override { fs::remove_all(dir_); }
 
