@@ -92,19 +92,33 @@ std::optional<ItResult> it_result(uint8_t firstcond_mask, std::span<const uint8_
   return r;
 }
 
-std::optional<Comparison> decode_register_compare(std::span<const uint8_t> code) {
+std::optional<Comparison> decode_compare(std::span<const uint8_t> code) {
   if (code.size() < 2) return std::nullopt;
   const uint16_t hw1 = halfword(code, 0);
   auto u8 = [](uint32_t v) { return static_cast<uint8_t>(v); };
-  if ((hw1 & 0xFFC0) == 0x4280)  // CMP T1: 0100001010 Rm Rn
-    return Comparison{u8(hw1 & 7), u8(hw1 >> 3 & 7), 2};
-  if ((hw1 & 0xFF00) == 0x4500)  // CMP T2: 01000101 N Rm Rn
-    return Comparison{u8((hw1 >> 4 & 8) | (hw1 & 7)), u8(hw1 >> 3 & 0xF), 2};
-  if (code.size() < 4 || (hw1 & 0xFFF0) != 0xEBB0) return std::nullopt;
-  // CMP.W T3: 111010111011 Rn, 0 imm3 1111 imm2 type Rm, without a shift
+  if ((hw1 & 0xF800) == 0x2800)  // CMP T1 (immediate): 00101 Rn imm8
+    return Comparison{u8(hw1 >> 8 & 7), kNoBase, hw1 & 0xFFu, 2};
+  if ((hw1 & 0xFFC0) == 0x4280)  // CMP T1 (register): 0100001010 Rm Rn
+    return Comparison{u8(hw1 & 7), u8(hw1 >> 3 & 7), 0, 2};
+  if ((hw1 & 0xFF00) == 0x4500)  // CMP T2 (register): 01000101 N Rm Rn
+    return Comparison{u8((hw1 >> 4 & 8) | (hw1 & 7)), u8(hw1 >> 3 & 0xF), 0, 2};
+  if (code.size() < 4) return std::nullopt;
   const uint16_t hw2 = halfword(code, 2);
-  if ((hw2 & 0xFFF0) != 0x0F00) return std::nullopt;
-  return Comparison{u8(hw1 & 0xF), u8(hw2 & 0xF), 4};
+  // CMP.W T2 (immediate): 11110 i 0 1101 1 Rn, 0 imm3 1111 imm8
+  if ((hw1 & 0xFBF0) == 0xF1B0 && (hw2 & 0x8F00) == 0x0F00) {
+    const uint32_t imm12 = (hw1 >> 10 & 1u) << 11 | (hw2 >> 12 & 7u) << 8 | (hw2 & 0xFFu);
+    return Comparison{u8(hw1 & 0xF), kNoBase, thumb_expand_imm(imm12), 4};
+  }
+  // CMP.W T3 (register): 111010111011 Rn, 0 imm3 1111 imm2 type Rm, without a shift
+  if ((hw1 & 0xFFF0) == 0xEBB0 && (hw2 & 0xFFF0) == 0x0F00)
+    return Comparison{u8(hw1 & 0xF), u8(hw2 & 0xF), 0, 4};
+  return std::nullopt;
+}
+
+std::optional<Comparison> decode_register_compare(std::span<const uint8_t> code) {
+  const auto c = decode_compare(code);
+  if (!c || c->rm == kNoBase) return std::nullopt;
+  return c;
 }
 
 std::optional<ItResult> compared_move_result(uint8_t firstcond_mask,

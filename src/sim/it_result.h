@@ -55,13 +55,25 @@ struct ItResult {
 // other than Rd among r0..r12, or none) with different offsets.
 std::optional<ItResult> it_result(uint8_t firstcond_mask, std::span<const uint8_t> after);
 
-// The two registers a `CMP Rn, Rm` without shift compares (T1, T2 or T3 CMP.W), decoded from
-// the start of `code`, and its size; nothing for any other instruction.
+// What a CMP compares: Rn with Rm (register forms without a shift: T1, T2, T3 CMP.W) or with
+// a constant (T1, T2 CMP.W), decoded from the start of `code`, and its size; nothing for any
+// other instruction.
 struct Comparison {
-  uint8_t rn = 0, rm = 0;
+  uint8_t rn = 0;
+  uint8_t rm = kNoBase;  // kNoBase: Rn is compared with `imm`
+  uint32_t imm = 0;
   uint8_t size_bytes = 0;
 };
+std::optional<Comparison> decode_compare(std::span<const uint8_t> code);
+// Only the register forms of decode_compare.
 std::optional<Comparison> decode_register_compare(std::span<const uint8_t> code);
+
+// The APSR flags (N Z C V in bits 31..28) that `CMP a, b` leaves.
+constexpr uint32_t compare_flags(uint32_t a, uint32_t b) {
+  const uint32_t r = a - b;
+  const uint32_t n = r >> 31, z = r == 0, c = a >= b, v = ((a ^ b) & (a ^ r)) >> 31;
+  return n << 31 | z << 30 | c << 29 | v << 28;
+}
 
 // The one-instruction IT with low byte `firstcond_mask` followed by `after`, and preceded by
 // `before` (the up to 4 bytes right before the IT): an ItResult (else_when_different) when the

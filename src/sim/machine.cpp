@@ -227,18 +227,21 @@ void Machine::add_operand_hook(uint32_t address) {
               address, address);
 }
 
-bool Machine::hook_lazy_its(uint32_t start, uint32_t end) {
-  auto it = lazy_it_hooks_.lower_bound(start);
-  if (it == lazy_it_hooks_.end() || *it >= end) return false;
-  while (it != lazy_it_hooks_.end() && *it < end) {
-    add_operand_hook(*it);
-    it = lazy_it_hooks_.erase(it);
+bool Machine::hook_lazy_its(const Block& b) {
+  bool added = false;
+  for (const uint32_t address : b.lazy_hooks) {
+    auto it = lazy_it_hooks_.find(address);
+    if (it == lazy_it_hooks_.end()) continue;  // hooked already, for another block
+    add_operand_hook(address);
+    lazy_it_hooks_.erase(it);
+    added = true;
   }
+  if (!added) return false;
   // This block was translated without the hooks and has not executed yet (its block hook runs
   // first): drop the translation and re-enter the block, which Unicorn translates again, now
   // with the hooks. Writing PC from a hook makes Unicorn leave the current block at once.
-  uc_ctl_remove_cache(uc_, start, end);
-  uint32_t pc = start | 1u;
+  uc_ctl_remove_cache(uc_, b.start, b.start + b.size_bytes);
+  uint32_t pc = b.start | 1u;
   uc_reg_write(uc_, UC_ARM_REG_PC, &pc);
   ++outcome_.retranslated_blocks;
   return true;
@@ -441,7 +444,7 @@ Machine::Block& Machine::build_block(uint32_t start, uint32_t size_bytes) {
             kind |= Block::kItResult;
             b.it_results.push_back({pc, &r->second});
           } else if (!operand_hooks_.count(pc)) {
-            lazy_it_hooks_.insert(pc);
+            lazy_it_hooks_.insert(pc);  // below: decided from its CMP, or hooked
           }
         }
       }
@@ -465,6 +468,7 @@ Machine::Block& Machine::build_block(uint32_t start, uint32_t size_bytes) {
     }
     b.end = b.addresses.empty() ? start
                                 : b.addresses.back() + b.instructions.back()->size_bytes;
+    if (!lazy_it_hooks_.empty()) plan_lazy_hooks(b);
     // A special block whose only specials are ITs: its costs follow from the state and which
     // instructions executed (charge_pending memoizes on both).
     b.it_memoizable = b.special && b.memoizable && !b.unhooked &&
@@ -473,6 +477,57 @@ Machine::Block& Machine::build_block(uint32_t start, uint32_t size_bytes) {
     b.memoizable &= !b.special;
   }
   return b;
+}
+
+void Machine::plan_lazy_hooks(Block& b) {
+  // An IT whose flags some later instruction of the block overwrites needs them as it runs.
+  // When the last flag setter before it in this block is a CMP outside any IT whose operands
+  // no earlier instruction of the block writes, they are the CMP's of the values the operands
+  // had as the block entered, which the block hook reads (kItCompare); otherwise it gets its
+  // hook before the block first runs, as does every other instruction that waits for one.
+  RegMask written = 0;
+  bool unknown_writes = false;  // a system instruction before: registers may change unseen
+  std::optional<Comparison> compare;  // the last flag setter, if such a CMP
+  int it_left = 0;
+  for (size_t i = 0; i < b.instructions.size(); ++i) {
+    const Instruction& insn = *b.instructions[i];
+    const uint32_t pc = b.addresses[i];
+    const bool in_it = it_left > 0;
+    if (in_it) --it_left;
+    if (lazy_it_hooks_.count(pc) && !(b.kinds[i] & Block::kItResult)) {
+      bool told = false;
+      if (insn.cls == InstrClass::kIt && compare && !unknown_writes) {
+        // Not for an IT with a flag setter inside it (its later instructions are hooked).
+        told = true;
+        for (size_t k = i + 1; k < b.addresses.size() && k <= i + 4; ++k)
+          told &= !flag_hooks_.count(b.addresses[k]);
+      }
+      if (told) {
+        b.kinds[i] |= Block::kItCompare;
+        b.it_compares.push_back({pc, *compare});
+        for (const uint8_t r : {compare->rn, compare->rm})
+          if (r != kNoBase && std::find(b.entry_registers.begin(), b.entry_registers.end(), r) ==
+                                  b.entry_registers.end())
+            b.entry_registers.push_back(r);
+      } else {
+        b.lazy_hooks.push_back(pc);
+      }
+    }
+    if (insn.sets_flags) {
+      compare.reset();
+      std::array<uint8_t, 4> code{};
+      if (!in_it && uc_mem_read(uc_, pc, code.data(), insn.size_bytes) == UC_ERR_OK)
+        if (auto c = decode_compare(std::span<const uint8_t>(code.data(), insn.size_bytes));
+            c && c->size_bytes == insn.size_bytes && c->rn <= 12 &&
+            (c->rm == kNoBase || c->rm <= 12) &&
+            !(written & (1u << c->rn)) && (c->rm == kNoBase || !(written & (1u << c->rm))))
+          compare = c;
+    }
+    written |= insn.regs_written;
+    unknown_writes |= !insn.valid || (insn.cls == InstrClass::kOther && !insn.nop);
+    if (insn.cls == InstrClass::kIt)
+      it_left = 4 - std::countr_zero(static_cast<unsigned>(insn.it_firstcond_mask & 0x0F));
+  }
 }
 
 std::array<uint32_t, 2> Machine::read_operands(const Instruction& insn) const {
@@ -596,6 +651,11 @@ void Machine::charge_pending(size_t index, uint32_t next_address) {
         if (!found && (b->kinds[i] & Block::kItResult)) {
           for (const auto& [address, result] : b->it_results)
             if (address == pc) values[0] = flags_from_result(*result);
+        } else if (!found && (b->kinds[i] & Block::kItCompare)) {
+          for (const auto& [address, c] : b->it_compares)
+            if (address == pc)
+              values[0] = compare_flags(entry_values_[c.rn],
+                                        c.rm == kNoBase ? c.imm : entry_values_[c.rm]);
         } else if (!found) {
           uc_reg_read(uc_, UC_ARM_REG_APSR, &values[0]);
         }
@@ -771,7 +831,7 @@ void Machine::on_block(uc_engine*, uint64_t address, uint32_t size, void* self_p
   Block& b = self->block_at(start, size);
   if (!b.hooks_checked) {
     b.hooks_checked = true;
-    if (!self->lazy_it_hooks_.empty() && self->hook_lazy_its(start, start + size)) {
+    if (!b.lazy_hooks.empty() && self->hook_lazy_its(b)) {
       self->pending_ = nullptr;  // charged; the re-entered block's hook takes it from here
       return;
     }
@@ -783,6 +843,8 @@ void Machine::on_block(uc_engine*, uint64_t address, uint32_t size, void* self_p
   self->pending_charged_ = 0;
   self->device_cursor_ = 0;
   self->current_pc_ = start;
+  for (const uint8_t r : b.entry_registers)
+    uc_reg_read(self->uc_, UC_ARM_REG_R0 + r, &self->entry_values_[r]);
   // A data-dependent instruction without an operand hook (no mapping symbols): read its
   // operands now; exact unless an earlier instruction of this block writes them.
   if (b.unhooked) {

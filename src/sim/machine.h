@@ -195,10 +195,19 @@ class Machine {
     // after a flag-setting instruction of it: a hook reads the flags its condition is decided
     // from). `special` = any of them.
     // kItResult: an IT whose conditions are read from a register when the block is charged
-    // (sim/it_result.h; both of its moves are in this block).
-    enum : uint8_t { kOperands = 1, kIt = 2, kUnhookedOperands = 4, kItFlags = 8, kItResult = 16 };
+    // (sim/it_result.h; both of its moves are in this block). kItCompare: an IT that would
+    // need its hook, whose flags are those of a CMP before it in this block, computed from
+    // the CMP's operands as the block entered (`entry_registers`).
+    enum : uint8_t {
+      kOperands = 1, kIt = 2, kUnhookedOperands = 4, kItFlags = 8, kItResult = 16, kItCompare = 32
+    };
     std::vector<uint8_t> kinds;
     std::vector<std::pair<uint32_t, const ItResult*>> it_results;  // kItResult ITs by address
+    std::vector<std::pair<uint32_t, Comparison>> it_compares;      // kItCompare ITs by address
+    std::vector<uint8_t> entry_registers;  // registers read as the block enters (kItCompare)
+    // Instructions that need an operand hook and may still lack it (lazy_it_hooks_):
+    // installed before the block first runs (hook_lazy_its).
+    std::vector<uint32_t> lazy_hooks;
     bool special = false;
     bool unhooked = false;
     int32_t first_fpu = -1;  // index of the first floating-point instruction, -1 if none
@@ -233,6 +242,9 @@ class Machine {
   };
   Block& block_at(uint32_t start, uint32_t size_bytes);
   Block& build_block(uint32_t start, uint32_t size_bytes);
+  // For a block being built: which of its instructions in lazy_it_hooks_ need their hook
+  // (Block::lazy_hooks) and which ITs the block can decide from a CMP (Block::kItCompare).
+  void plan_lazy_hooks(Block& b);
   // kBlock: charges the pending block's instructions up to (excluding) `index`; the last one
   // charged continues at `next_address`.
   void charge_pending(size_t index, uint32_t next_address);
@@ -362,10 +374,12 @@ class Machine {
   // register (readable_it_result), by address.
   std::unordered_map<uint32_t, ItResult> result_its_;
   void add_operand_hook(uint32_t address);
-  // kBlock, from the block hook of [start, end) before any of its instructions ran: if an IT
-  // in it still lacks its hook, hooks every such IT, drops the block's translation and makes
-  // Unicorn re-enter it (true; the caller returns at once).
-  bool hook_lazy_its(uint32_t start, uint32_t end);
+  // kBlock, from the block hook of `b` before any of its instructions ran: if one of its
+  // lazy_hooks still lacks its hook, hooks every such instruction, drops the block's
+  // translation and makes Unicorn re-enter it (true; the caller returns at once).
+  bool hook_lazy_its(const Block& b);
+  // kBlock: the values of the pending block's entry_registers as it entered, by register.
+  std::array<uint32_t, 13> entry_values_{};
   // kBlock: the block executing now and how many of its instructions are charged already.
   Block* pending_ = nullptr;
   size_t pending_charged_ = 0;

@@ -67,6 +67,30 @@ std::string minimum_source(bool branch) {
 )");
 }
 
+// The same minimum at the start of a block (a branch target), with r3 written after the MOV:
+// the registers cannot tell the move, but the CMP's operands are the block's entry values.
+std::string minimum_at_block_start_source(bool write_operand_first) {
+  return fathom::testing::reset_program(std::string(R"(
+  movs r5, #0
+  movs r1, #4
+  movs r2, #0
+1:
+  and r3, r5, #15
+  b 3f
+3:
+  )") + (write_operand_first ? "add.w r3, r3, #0\n" : "") + R"(
+  cmp r3, r1
+  it cs
+  movcs r3, r1
+  nop
+  add.w r2, r2, r3
+  add.w r3, r3, #1       @ writes r3
+  adds r5, r5, #1        @ flags again
+  cmp r5, #16
+  bne 1b
+)");
+}
+
 // Every instruction as an observer sees it: address, successor, cycles, executed.
 class RecordingObserver final : public ExecutionObserver {
  public:
@@ -160,6 +184,16 @@ TEST_F(ItResultMachine, AMinimumDecidesAfterItsCompareWithoutAHook) {
   EXPECT_GT(block.memoized_blocks, 10u);
   // Reached by a branch, the IT starts its block without the CMP: it gets its hook.
   ASSERT_TRUE(load(minimum_source(true)));
+  EXPECT_GT(expect_same_as_reference().retranslated_blocks, 0u);
+}
+
+TEST_F(ItResultMachine, ACompareOfTheBlocksEntryValuesDecidesWithoutAHook) {
+  if (!load(minimum_at_block_start_source(false))) GTEST_SKIP() << "no toolchain";
+  const RunOutcome block = expect_same_as_reference();
+  EXPECT_EQ(block.retranslated_blocks, 0u);
+  EXPECT_GT(block.memoized_blocks, 10u);
+  // An operand written in the block before the CMP: the IT gets its hook.
+  ASSERT_TRUE(load(minimum_at_block_start_source(true)));
   EXPECT_GT(expect_same_as_reference().retranslated_blocks, 0u);
 }
 
