@@ -88,6 +88,12 @@ struct Instruction {
   uint16_t mem_span_bytes = 0;      // bytes from the first to past the last accessed byte
 
   uint8_t it_firstcond_mask = 0;    // IT: the encoding's low byte (sim/it_block.h)
+  // CMP Rn, Rm (no shift) or CMP Rn, #imm: its operands (sim/it_result.h decode_compare, filled
+  // in by sim::Machine), compare_rm kNoRegister for a constant; compare_rn kNoRegister when the
+  // instruction is no such CMP.
+  uint8_t compare_rn = kNoRegister;
+  uint8_t compare_rm = kNoRegister;
+  uint32_t compare_imm = 0;
 
   // --- What a load or store moves, for taint tracking (profile/taint_tracker.h). ---
   uint8_t access_bytes = 0;  // a single load/store's access (1, 2, 4 or 8 for LDRD/STRD/VLDR.64)
