@@ -221,10 +221,10 @@ void CallTracker::on_instruction(const sim::Instruction& insn, uint32_t pc, uint
 
 void CallTracker::on_instructions(const sim::ExecutionObserver::InstructionRun& run) {
   charge(run.addresses, run.cycles, run.count, run.total_cycles, run.sp);
+  if (run.next == run.fallthrough) return;
   const size_t last = run.count - 1;
   const sim::Instruction& insn = *run.instructions[last];
   const uint32_t pc = run.addresses[last];
-  if (run.next == pc + insn.size_bytes) return;
   // Most taken branches are loops: an immediate branch, not a call, to no function entry.
   if (!is_call(insn) && !may_return(insn) && !is_entry(run.next)) return;
   on_taken_branch(insn, pc, run.next, run.sp);

@@ -266,16 +266,24 @@ void MemoryWatch::on_instruction(const sim::Instruction& insn, uint32_t pc, uint
 }
 
 void MemoryWatch::on_instructions(const sim::ExecutionObserver::InstructionRun& run) {
-  // The usual case first: the block's first cached summary is this run's.
-  const RunSummary* cached = run.block < summaries_.size()
-                                 ? &summaries_[run.block].entries[0]
-                                 : nullptr;
-  const RunSummary& summary =
-      cached && cached->count == run.count && cached->first == run.first ? *cached
-                                                                          : summary_of(run);
-  if (summary.untracked || deferred_ || !started_) {
+  if (deferred_ || !started_) {
     sim::ExecutionObserver::on_instructions(run);  // one at a time
     return;
+  }
+  // A run that writes no SP has no SP effect: no summary needed (the usual case).
+  const RunSummary* summary = nullptr;
+  if (run.may_write_sp) {
+    // The usual case first: the block's first cached summary is this run's.
+    const RunSummary* cached = run.block < summaries_.size()
+                                   ? &summaries_[run.block].entries[0]
+                                   : nullptr;
+    summary = cached && cached->count == run.count && cached->first == run.first
+                  ? cached
+                  : &summary_of(run);
+    if (summary->untracked) {
+      sim::ExecutionObserver::on_instructions(run);  // one at a time
+      return;
+    }
   }
   // What on_instruction does for each, at once: every SP effect of the run is static.
   if (run.sp != block_sp_) {
@@ -283,15 +291,16 @@ void MemoryWatch::on_instructions(const sim::ExecutionObserver::InstructionRun& 
     pc_ = run.addresses[0];
     set_sp(run.sp);
   }
-  const uint32_t start_sp = sp_;
-  if (summary.lowest_offset < 0) {
-    pc_ = run.addresses[summary.lowest_index];
-    set_sp(start_sp + static_cast<uint32_t>(summary.lowest_offset));
+  if (summary) {
+    const uint32_t start_sp = sp_;
+    if (summary->lowest_offset < 0) {
+      pc_ = run.addresses[summary->lowest_index];
+      set_sp(start_sp + static_cast<uint32_t>(summary->lowest_offset));
+    }
+    sp_ = start_sp + static_cast<uint32_t>(summary->end_offset);
   }
-  sp_ = start_sp + static_cast<uint32_t>(summary.end_offset);
-  const size_t last = run.count - 1;
-  pc_ = run.addresses[last];
-  if (run.next == run.addresses[last] + run.instructions[last]->size_bytes) return;
+  pc_ = run.addresses[run.count - 1];
+  if (run.next == run.fallthrough) return;
   const uint32_t target = run.next & ~1u;
   // Most taken branches neither enter nor leave the heap API or an operation.
   if (heap_call_.kind < 0 ? !is_heap_entry(target) : target != heap_call_.return_address) {

@@ -42,6 +42,13 @@ class ExecutionObserver {
     // instructions whenever they run again (`block` is dense from 0, per machine).
     uint32_t block = 0;
     uint32_t first = 0;  // index of the run's first instruction in its block
+    // The address right after the run's last instruction: `next` equals it unless that
+    // instruction branched.
+    uint32_t fallthrough = 0;
+    // False only when no instruction of the run writes SP (Instruction::regs_written, which
+    // lists PUSH's and POP's implicit SP) and none is a system instruction: the run leaves SP
+    // as it found it, so an observer may skip its stack-pointer bookkeeping.
+    bool may_write_sp = true;
   };
   virtual void on_instructions(const InstructionRun& run) {
     for (size_t i = 0; i < run.count; ++i)

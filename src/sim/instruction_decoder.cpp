@@ -248,13 +248,22 @@ void InstructionDecoder::add_pipeline_facts(const cs_insn& insn, Instruction& ou
   add_memory_operand(insn, out);
   if (out.cls == InstrClass::kLoad || out.cls == InstrClass::kStore) out.writeback = arm.writeback;
   switch (id) {
-    case ARM_INS_PUSH: case ARM_INS_POP: case ARM_INS_VPUSH: case ARM_INS_VPOP:
+    case ARM_INS_PUSH: case ARM_INS_POP:
       out.address_regs |= bit(ARM_REG_SP);
+      break;
+    case ARM_INS_VPUSH: case ARM_INS_VPOP:
+      // Capstone 4.0.2 leaves their SP out of cs_regs_access; they read and write it.
+      out.address_regs |= bit(ARM_REG_SP);
+      out.regs_read |= bit(ARM_REG_SP);
+      out.regs_written |= bit(ARM_REG_SP);
       break;
     case ARM_INS_LDM: case ARM_INS_LDMDB: case ARM_INS_STM: case ARM_INS_STMDB:
     case ARM_INS_VLDMIA: case ARM_INS_VLDMDB: case ARM_INS_VSTMIA: case ARM_INS_VSTMDB:
-      if (arm.op_count > 0 && arm.operands[0].type == ARM_OP_REG)
+      if (arm.op_count > 0 && arm.operands[0].type == ARM_OP_REG) {
         out.address_regs |= bit(arm.operands[0].reg);
+        // ... and the base a VLDM/VSTM writes back
+        if (arm.writeback) out.regs_written |= bit(arm.operands[0].reg);
+      }
       break;
     default:
       break;

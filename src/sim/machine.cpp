@@ -816,6 +816,8 @@ void Machine::report_run(const Block& b, size_t first, size_t end, const uint32_
   run.sp = block_sp_;
   run.block = b.id;
   run.first = static_cast<uint32_t>(first);
+  run.fallthrough = end < b.addresses.size() ? b.addresses[end] : b.end;
+  run.may_write_sp = b.writes_sp;
   observer_->on_instructions(run);
 }
 

@@ -233,6 +233,8 @@ void TcgTiming::charge_whole(Block& b, uint32_t next) {
       run.sp = block_sp_;
       run.block = b.id;
       run.first = 0;
+      run.fallthrough = b.end;
+      run.may_write_sp = b.writes_sp;
       observer_->on_instructions(run);
       update_block_sp(b);
     } else if (observer_) {
@@ -345,6 +347,8 @@ void TcgTiming::flush_run(size_t end, uint32_t next) {
   run.sp = block_sp_;
   run.block = b.id;
   run.first = static_cast<uint32_t>(run_first_);
+  run.fallthrough = end < b.addresses.size() ? b.addresses[end] : b.end;
+  run.may_write_sp = b.writes_sp;
   observer_->on_instructions(run);
   run_cycles_.clear();
 }

@@ -11,6 +11,7 @@
 #include <memory>
 
 #include "elf/elf_image.h"
+#include "sim/instruction_decoder.h"
 #include "sim/machine.h"
 #include "sim/observer_fanout.h"
 #include "../sim/fixture_board.h"
@@ -67,6 +68,40 @@ TEST(StackPointerEffectTest, Encodings) {
     EXPECT_EQ(e.kind, c.kind) << std::hex << c.hw1 << " " << c.hw2;
     EXPECT_EQ(e.delta_bytes, c.delta) << std::hex << c.hw1 << " " << c.hw2;
   }
+}
+
+TEST(StackPointerEffectTest, OnlyWhereTheMachineSeesAnSpWrite) {
+  // The machine tells an observer that a run cannot move SP (InstructionRun::may_write_sp)
+  // from the decoder's registers; the watch then skips its own table. So every encoding the
+  // table gives an SP effect must write SP as the decoder sees it, or be a system
+  // instruction: every 16-bit encoding, and every 32-bit first halfword with second
+  // halfwords that name SP (or PC) in each register field and cover the immediate forms.
+  const sim::InstructionDecoder decoder;
+  size_t checked = 0;
+  auto check = [&](uint16_t hw1, uint16_t hw2, bool wide) {
+    if (stack_pointer_effect(hw1, hw2).kind == Kind::kNone) return;
+    const std::array<uint8_t, 4> bytes = {static_cast<uint8_t>(hw1), static_cast<uint8_t>(hw1 >> 8),
+                                          static_cast<uint8_t>(hw2), static_cast<uint8_t>(hw2 >> 8)};
+    const sim::Instruction insn =
+        decoder.decode(0x1000, std::span<const uint8_t>(bytes.data(), wide ? 4 : 2));
+    if (!insn.valid) return;  // not an instruction: never executes
+    ++checked;
+    EXPECT_TRUE((insn.regs_written & (1u << 13)) ||
+                (insn.cls == sim::InstrClass::kOther && !insn.nop))
+        << std::hex << hw1 << " " << hw2 << ": an SP effect the decoder does not see";
+  };
+  for (uint32_t hw1 = 0; hw1 <= 0xFFFF; ++hw1) {
+    const bool wide = (hw1 & 0xF800) == 0xE800 || (hw1 & 0xF000) == 0xF000;
+    if (!wide) {
+      check(static_cast<uint16_t>(hw1), 0, false);
+      continue;
+    }
+    for (const uint16_t hw2 : {0x0000, 0x0D00, 0x0D04, 0x0D08, 0x0B08, 0x0D0C, 0x0F00, 0x7D80,
+                               0x8B02, 0x8808, 0xD000, 0xD010, 0xDD00, 0x0FF0, 0x4FF0, 0x000D,
+                               0x0D0D, 0xFD08, 0x0104, 0x1D04, 0xD104})
+      check(static_cast<uint16_t>(hw1), hw2, true);
+  }
+  EXPECT_GT(checked, 1000u);
 }
 
 // The exact SP before every instruction, from kPerInstruction's `sp` (read before each one):
