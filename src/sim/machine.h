@@ -186,8 +186,20 @@ class Machine {
 
   // A translation block's instructions, decoded once per start address.
   struct Block {
+    // What every execution of the block reads comes first, in one cache line.
     uint32_t start = 0;
     uint32_t size_bytes = 0;
+    uint32_t end = 0;  // address after the last instruction (where a not-taken exit goes)
+    uint32_t id = 0;  // dense, per machine (ExecutionObserver::InstructionRun::block)
+    int32_t first_fpu = -1;  // index of the first floating-point instruction, -1 if none
+    bool special = false;    // see `kinds`
+    bool unhooked = false;   // see `kinds`
+    bool memoizable = false;     // see `memo`
+    bool it_memoizable = false;  // special only through ITs: memoized per executed pattern
+    bool hooks_checked = false;  // its ITs have their operand hooks (hook_lazy_its)
+    bool writes_sp = false;  // an instruction may write SP (then update_block_sp reads it)
+    uint8_t memo_count = 0;  // valid entries of `memo`
+    uint8_t memo_next = 0;   // entry to replace when all are valid
     std::vector<const Instruction*> instructions;
     std::vector<uint32_t> addresses;
     // Per instruction: kOperands (the model reads its operands), kIt, kUnhookedOperands (the
@@ -208,10 +220,6 @@ class Machine {
     // Instructions that need an operand hook and may still lack it (lazy_it_hooks_):
     // installed before the block first runs (hook_lazy_its).
     std::vector<uint32_t> lazy_hooks;
-    bool special = false;
-    bool unhooked = false;
-    int32_t first_fpu = -1;  // index of the first floating-point instruction, -1 if none
-    uint32_t end = 0;  // address after the last instruction (where a not-taken exit goes)
     // Memoized costs: charged whole from a timing state with key `key` (CoreTimingModel::
     // state_key at `start`, shifted left once, bit 0 = the last instruction branched), the block
     // took `cycles` and left `exit`. For a block that is not special and has no instruction
@@ -232,13 +240,6 @@ class Machine {
     };
     static constexpr size_t kMemoEntries = 4;
     std::array<Memo, kMemoEntries> memo{};
-    uint8_t memo_count = 0;  // valid entries
-    uint8_t memo_next = 0;   // entry to replace when all are valid
-    bool memoizable = false;
-    bool it_memoizable = false;  // special only through ITs: memoized per executed pattern
-    bool hooks_checked = false;  // its ITs have their operand hooks (hook_lazy_its)
-    uint32_t id = 0;  // dense, per machine (ExecutionObserver::InstructionRun::block)
-    bool writes_sp = false;  // an instruction may write SP (then update_block_sp reads it)
   };
   Block& block_at(uint32_t start, uint32_t size_bytes);
   Block& build_block(uint32_t start, uint32_t size_bytes);
