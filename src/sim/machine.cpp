@@ -350,7 +350,8 @@ const Instruction& Machine::instruction_at(uint32_t address) {
       if (insn.sets_flags)
         if (auto c = decode_compare(code); c && c->size_bytes == insn.size_bytes) {
           insn.compare_rn = c->rn;
-          insn.compare_rm = c->rm == kNoBase ? Instruction::kNoRegister : c->rm;
+          static_assert(kNoBase == Instruction::kNoRegister);
+          insn.compare_rm = c->rm;
           insn.compare_imm = c->imm;
         }
       instructions_.push_back(insn);
@@ -423,7 +424,7 @@ Machine::Block& Machine::build_block(uint32_t start, uint32_t size_bytes) {
     b.memoizable = true;
     int it_left = 0;         // instructions of an IT block still to come in this block
     bool it_flags = false;   // ... after a flag-setting instruction of it
-    bool compared_moves = false;
+    std::vector<uint32_t> unhooked_moves;  // compared moves without their CMP before them
     for (uint32_t pc = start; pc < start + size_bytes;) {
       const Instruction& insn = instruction_at(pc);
       uint8_t kind = 0;
@@ -444,11 +445,14 @@ Machine::Block& Machine::build_block(uint32_t start, uint32_t size_bytes) {
         // flag-setting instruction can follow it in this block), as for any unhooked IT.
         if (auto r = result_its_.find(pc);
             r != result_its_.end() && pc + 2 + r->second.bytes <= start + size_bytes) {
-          if (r->second.compare_bytes == 0) {
+          // A compared move tells only after its CMP: where this block starts at the IT (a
+          // branch to it), the IT waits for its hook (plan_lazy_hooks).
+          const uint8_t cmp = r->second.compare_bytes;
+          if (cmp == 0 || (!b.addresses.empty() && b.addresses.back() == pc - cmp)) {
             kind |= Block::kItResult;
             b.it_results.push_back({pc, &r->second});
-          } else {
-            compared_moves = true;  // told only after its CMP (plan_lazy_hooks)
+          } else if (!operand_hooks_.count(pc)) {
+            unhooked_moves.push_back(pc);
           }
         }
       }
@@ -472,7 +476,7 @@ Machine::Block& Machine::build_block(uint32_t start, uint32_t size_bytes) {
     }
     b.end = b.addresses.empty() ? start
                                 : b.addresses.back() + b.instructions.back()->size_bytes;
-    if (compared_moves || !lazy_it_hooks_.empty()) plan_lazy_hooks(b);
+    if (!unhooked_moves.empty() || !lazy_it_hooks_.empty()) plan_lazy_hooks(b, unhooked_moves);
     // A special block whose only specials are ITs: its costs follow from the state and which
     // instructions executed (charge_pending memoizes on both).
     b.it_memoizable = b.special && b.memoizable && !b.unhooked &&
@@ -483,16 +487,12 @@ Machine::Block& Machine::build_block(uint32_t start, uint32_t size_bytes) {
   return b;
 }
 
-void Machine::plan_lazy_hooks(Block& b) {
-  // A compared move (result_its_ with compare_bytes) is told by its registers when its CMP
-  // comes right before it in this block (kItResult); where the block starts at the IT (a
-  // branch to it), it waits for a hook like the ITs in lazy_it_hooks_.
+void Machine::plan_lazy_hooks(Block& b, std::span<const uint32_t> unhooked_moves) {
   // An IT whose flags some later instruction of the block overwrites needs them as it runs.
   // When the last flag setter before it in this block is a CMP outside any IT whose operands
   // no earlier instruction of the block writes, they are the CMP's of the values the operands
   // had as the block entered, which the block hook reads (kItCompare); otherwise it gets its
   // hook before the block first runs, as does every other instruction that waits for one.
-  const uint32_t block_end = b.start + b.size_bytes;
   RegMask written = 0;
   bool unknown_writes = false;  // a system instruction before: registers may change unseen
   std::optional<Comparison> compare;  // the last flag setter, if such a CMP
@@ -502,17 +502,9 @@ void Machine::plan_lazy_hooks(Block& b) {
     const uint32_t pc = b.addresses[i];
     const bool in_it = it_left > 0;
     if (in_it) --it_left;
-    bool waits = lazy_it_hooks_.count(pc) && !(b.kinds[i] & Block::kItResult);
-    if (auto r = insn.cls == InstrClass::kIt ? result_its_.find(pc) : result_its_.end();
-        r != result_its_.end() && r->second.compare_bytes != 0 &&
-        pc + 2 + r->second.bytes <= block_end) {
-      if (i > 0 && b.addresses[i - 1] == pc - r->second.compare_bytes) {
-        b.kinds[i] |= Block::kItResult;
-        b.it_results.push_back({pc, &r->second});
-      } else {
-        waits = !operand_hooks_.count(pc);
-      }
-    }
+    const bool waits =
+        (lazy_it_hooks_.count(pc) && !(b.kinds[i] & Block::kItResult)) ||
+        std::find(unhooked_moves.begin(), unhooked_moves.end(), pc) != unhooked_moves.end();
     if (waits) {
       bool told = false;
       if (insn.cls == InstrClass::kIt && compare && !unknown_writes) {
@@ -535,10 +527,9 @@ void Machine::plan_lazy_hooks(Block& b) {
     if (insn.sets_flags) {
       compare.reset();
       const uint8_t rn = insn.compare_rn, rm = insn.compare_rm;
-      if (!in_it && rn <= 12 && (rm == Instruction::kNoRegister || rm <= 12) &&
-          !(written & (1u << rn)) && (rm == Instruction::kNoRegister || !(written & (1u << rm))))
-        compare = Comparison{rn, rm == Instruction::kNoRegister ? kNoBase : rm, insn.compare_imm,
-                             insn.size_bytes};
+      if (!in_it && rn <= 12 && (rm == kNoBase || rm <= 12) && !(written & (1u << rn)) &&
+          (rm == kNoBase || !(written & (1u << rm))))
+        compare = Comparison{rn, rm, insn.compare_imm, insn.size_bytes};
     }
     written |= insn.regs_written;
     unknown_writes |= !insn.valid || (insn.cls == InstrClass::kOther && !insn.nop);

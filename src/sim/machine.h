@@ -16,6 +16,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -245,7 +246,9 @@ class Machine {
   Block& build_block(uint32_t start, uint32_t size_bytes);
   // For a block being built: which of its instructions in lazy_it_hooks_ need their hook
   // (Block::lazy_hooks) and which ITs the block can decide from a CMP (Block::kItCompare).
-  void plan_lazy_hooks(Block& b);
+  // `unhooked_moves`: its compared moves (result_its_) that lack their CMP before them and their
+  // hook, which wait like the ITs in lazy_it_hooks_.
+  void plan_lazy_hooks(Block& b, std::span<const uint32_t> unhooked_moves);
   // kBlock: charges the pending block's instructions up to (excluding) `index`; the last one
   // charged continues at `next_address`.
   void charge_pending(size_t index, uint32_t next_address);
