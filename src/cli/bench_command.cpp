@@ -17,7 +17,6 @@
 #include "pipeline/suite_runner.h"
 #include "profile/call_tracker.h"
 #include "profile/tracker_options.h"
-#include "sim/unicorn_store_shortcut.h"
 #include "target/sim/sim_target.h"
 #include "suite/suite_loader.h"
 #include "util/error.h"
@@ -216,11 +215,7 @@ int bench(const BenchFlags& flags) {
   fmt::print("\ncount only: one block hook counting instructions (no cycles); run observers: the "
              "memory watch and the primitive-share call tracker that every `fathom run` "
              "carries; profiler: the call tracker of `fathom profile`\n");
-  fmt::print("Unicorn's store path: {} (libunicorn build {}; docs/PERFORMANCE.md)\n",
-             sim::unicorn_store_shortcut_active()
-                 ? "its per-store page collection is skipped"
-                 : "unchanged, this Unicorn build is not the one the skip was verified on",
-             sim::unicorn_build_id().empty() ? "unknown" : sim::unicorn_build_id());
+  fmt::print("{}\n", target::SimTarget::engine_note());
   if (std::any_of(std::begin(kModes), std::end(kModes), [&](const Mode& mode) {
         return mode.qemu_engine && !best[&mode - kModes].empty();
       }))

@@ -11,6 +11,7 @@
 #include "profile/memory_watch.h"
 #include "profile/primitive_share.h"
 #include "sim/machine.h"
+#include "sim/unicorn_store_shortcut.h"
 #include "sim/observer_fanout.h"
 #include "target/run_parameters.h"
 #include "target/sim/slot_run.h"
@@ -173,6 +174,15 @@ util::Result<TargetRun> SimTarget::run(const ImageToRun& img, const RunParameter
       op.primitive_calls = it->second.calls_per_execution;
     }
   return run;
+}
+
+std::string SimTarget::engine_note() {
+  const std::string& id = sim::unicorn_build_id();
+  return fmt::format("Unicorn's store path: {} (libunicorn build {}; docs/PERFORMANCE.md)",
+                     sim::unicorn_store_shortcut_active()
+                         ? "its per-store page collection is skipped"
+                         : "unchanged, this Unicorn build is not the one the skip was verified on",
+                     id.empty() ? "unknown" : id);
 }
 
 }  // namespace fathom::target

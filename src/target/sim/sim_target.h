@@ -38,6 +38,10 @@ class SimTarget final : public Target {
 
   static sim::HookMode hook_mode(SimSettings::Hooks hooks);
 
+  // One line on the engine under this process (`fathom bench` prints it): whether Unicorn's
+  // per-store page collection is skipped, and the libunicorn build (sim/unicorn_store_shortcut.h).
+  static std::string engine_note();
+
  private:
   SimSettings settings_;
   std::vector<sim::ExecutionObserver*> observers_;
