@@ -15,6 +15,7 @@
 #include "sim/machine.h"
 #include "assembled_image.h"
 #include "fixture_board.h"
+#include "run_on_board.h"
 
 namespace fathom::sim {
 namespace {
@@ -74,12 +75,7 @@ class ItFlags : public ::testing::TestWithParam<std::string> {
   RunOutcome run(const std::string& core, HookMode mode) {
     model::Board board = fathom::testing::fixture_board();
     board.core = core;
-    auto m = Machine::create(board, mode);
-    EXPECT_TRUE(m) << m.error().message;
-    if (!m) return {};
-    auto loaded = (*m)->load(*image_);
-    EXPECT_TRUE(loaded) << loaded.error().message;
-    return (*m)->run(100'000);
+    return fathom::testing::run_on_board(*image_, board, mode);
   }
 
   fs::path dir_;

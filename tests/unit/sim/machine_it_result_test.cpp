@@ -17,6 +17,7 @@
 #include "sim/machine.h"
 #include "assembled_image.h"
 #include "fixture_board.h"
+#include "run_on_board.h"
 
 namespace fathom::sim {
 namespace {
@@ -103,13 +104,7 @@ class ItResultMachine : public ::testing::Test {
   RunOutcome run(HookMode mode, ExecutionObserver* observer = nullptr) {
     model::Board board = fathom::testing::fixture_board();
     board.core = "cortex-m33";
-    auto m = Machine::create(board, mode);
-    EXPECT_TRUE(m) << m.error().message;
-    if (!m) return {};
-    auto loaded = (*m)->load(*image_);
-    EXPECT_TRUE(loaded) << loaded.error().message;
-    if (observer) (*m)->set_observer(observer);
-    return (*m)->run(100'000);
+    return fathom::testing::run_on_board(*image_, board, mode, 100'000, observer);
   }
 
   // Runs the image in both modes: the block mode's counts equal the reference's, with no

@@ -13,6 +13,7 @@
 #include "sim/unicorn_store_shortcut.h"
 #include "assembled_image.h"
 #include "fixture_board.h"
+#include "run_on_board.h"
 
 extern "C" void* page_collection_lock_arm(void*, uintptr_t, uintptr_t);
 extern "C" void page_collection_unlock_arm(void*);
@@ -70,11 +71,8 @@ TEST(UnicornStoreShortcut, RewrittenCodeRunsAsRewritten) {
   uint64_t instructions[2] = {}, cycles[2] = {};
   const HookMode modes[2] = {HookMode::kBlock, HookMode::kPerInstruction};
   for (int i = 0; i < 2; ++i) {
-    auto m = Machine::create(fathom::testing::fixture_board(), modes[i]);
-    ASSERT_TRUE(m) << m.error().message;
-    auto loaded = (*m)->load(*image);
-    ASSERT_TRUE(loaded) << loaded.error().message;
-    const RunOutcome out = (*m)->run(1'000'000);
+    const RunOutcome out =
+        fathom::testing::run_on_board(*image, fathom::testing::fixture_board(), modes[i], 1'000'000);
     ASSERT_FALSE(out.fault) << out.fault->kind << ": " << out.fault->detail;
     EXPECT_TRUE(out.exited);
     EXPECT_EQ(out.exit_code, 56);
