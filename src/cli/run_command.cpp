@@ -92,7 +92,7 @@ int run(const RunFlags& flags) {
   if (util::notes_enabled())
     fmt::print(stderr,
                "fathom: {} image{}: {} build{} reused from the build cache, {} result{} reused "
-               "from the result cache{}{}\n",
+               "from the result cache{}{}{}\n",
                counts.images, counts.images == 1 ? "" : "s", counts.builds_reused,
                counts.builds_reused == 1 ? "" : "s", counts.results_reused,
                counts.results_reused == 1 ? "" : "s",
@@ -100,6 +100,12 @@ int run(const RunFlags& flags) {
                counts.most_machines > 1
                    ? fmt::format("; operations ran on up to {} machines at once",
                                  counts.most_machines)
+                   : std::string(),
+               counts.ran_again > 0
+                   ? fmt::format("; {} image{} ran again on one machine (slots that could not "
+                                 "be combined: a fault, the budget, or an operation observed "
+                                 "outside its slot)",
+                                 counts.ran_again, counts.ran_again == 1 ? "" : "s")
                    : std::string());
 
   ResultOutput output;

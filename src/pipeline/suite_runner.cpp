@@ -315,6 +315,7 @@ util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOpt
         into.total_instructions = ran->total_instructions;
         into.host_seconds = ran->host_seconds;
         into.host_machines = ran->host_machines;
+        into.host_ran_again = ran->host_ran_again;
         into.operations = std::move(ran->operations);
         into.console_log = std::move(ran->console_log);
         for (auto& op : into.operations) enforce_kat_gate(op);
@@ -428,6 +429,7 @@ util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOpt
       counts->builds_reused += build_reused[i] ? 1 : 0;
       counts->results_reused += result.images[i].provenance.reused_from.empty() ? 0 : 1;
       counts->most_machines = std::max(counts->most_machines, result.images[i].host_machines);
+      counts->ran_again += result.images[i].host_ran_again ? 1 : 0;
     }
   }
   return result;

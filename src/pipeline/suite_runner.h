@@ -68,6 +68,9 @@ struct RunCounts {
   size_t results_reused = 0;  // images whose results came from the result cache
   // The most simulated machines one image's operations ran on at once (spare cores of -j).
   unsigned most_machines = 1;
+  // Images whose operations ran on several machines whose slots could not be combined, so one
+  // machine ran them again (target/sim/slot_run.h): the same result, twice the time.
+  size_t ran_again = 0;
 };
 
 // Checks `options` against `suite` before anything is built: unknown configurations and

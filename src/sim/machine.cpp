@@ -755,9 +755,14 @@ void Machine::charge_memoized(Block& b, uint32_t next_address) {
   outcome_.instructions += n;
   pending_charged_ = n;
   auto next_of = [&](size_t i) { return i + 1 < n ? b.addresses[i + 1] : next_address; };
+  size_t same_key = Block::kMemoEntries;  // an entry of this key without per-instruction costs
   for (size_t k = 0; k < b.memo_count; ++k) {
     Block::Memo& m = b.memo[k];
-    if (m.key != key || (observer_ && m.instruction_cycles.size() != n)) continue;
+    if (m.key != key) continue;
+    if (observer_ && m.instruction_cycles.size() != n) {  // filled while no observer watched
+      same_key = k;
+      continue;
+    }
     ++outcome_.memoized_blocks;
     outcome_.cycles += m.cycles;
     timing_->set_state(m.exit);
@@ -781,13 +786,15 @@ void Machine::charge_memoized(Block& b, uint32_t next_address) {
   }
   outcome_.cycles += cycles;
   size_t slot = b.memo_count;
-  if (b.memo_count < Block::kMemoEntries) {
+  if (same_key < Block::kMemoEntries) {
+    slot = same_key;  // the same costs, now with each instruction's
+  } else if (b.memo_count < Block::kMemoEntries) {
     ++b.memo_count;
   } else {  // full: replace the oldest entry
     slot = b.memo_next;
     b.memo_next = static_cast<uint8_t>((b.memo_next + 1) % Block::kMemoEntries);
   }
-  b.memo[slot] = {key, cycles, timing_->state(), std::move(instruction_cycles)};
+  b.memo[slot] = {key, cycles, timing_->state(), std::move(instruction_cycles), {}};
 }
 
 void Machine::update_block_sp(const Block& b) {

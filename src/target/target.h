@@ -80,6 +80,9 @@ struct TargetRun {
   // Machines that ran the image's operations at once (the simulator: target/sim/slot_run.h);
   // never changes a result, so not part of it.
   unsigned host_machines = 1;
+  // The machines' slots could not be combined and one machine ran the image again (the
+  // simulator: target/sim/slot_run.h); the result is that machine's, the time doubled.
+  bool host_ran_again = false;
   Measured measured;
   // Where the numbers came from, for the provenance: "target" ("sim", "qemu", "serial") and
   // target-specific facts ("qemu" version, serial "port", "probe", "flash" command, ...).

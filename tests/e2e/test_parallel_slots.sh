@@ -19,6 +19,8 @@ expect_exit 0 "$FATHOM" run --config mbedtls "${ops[@]}" -j 4 --fresh --no-histo
 cp "$WORK/out" "$WORK/four.json"
 grep -qE "operations ran on up to [2-4] machines at once" "$WORK/err" ||
   { cat "$WORK/err" >&2; fail "-j 4 did not run the image's operations on several machines"; }
+grep -q "ran again on one machine" "$WORK/err" &&
+  { cat "$WORK/err" >&2; fail "-j 4 ran the image again on one machine"; }
 
 python3 - "$WORK/one.json" "$WORK/four.json" <<'PY' || fail "parallel slots changed the result"
 import json, sys
@@ -56,6 +58,8 @@ for j in 1 4; do
   expect_exit 1 "$FATHOM" run "$SRC/tests/e2e/suites/fault.toml" --config mbedtls-faulting \
     -j "$j" --fresh --no-history --format json
   cp "$WORK/out" "$WORK/fault$j.json"
+  [ "$j" = 1 ] || grep -q "1 image ran again on one machine" "$WORK/err" ||
+    { cat "$WORK/err" >&2; fail "-j 4 did not say the faulting image ran again alone"; }
 done
 python3 - "$WORK/fault1.json" "$WORK/fault4.json" <<'PY' || fail "a faulting image differs with -j 4"
 import json, sys

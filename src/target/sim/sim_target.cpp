@@ -102,6 +102,7 @@ util::Result<TargetRun> SimTarget::run(const ImageToRun& img, const RunParameter
         if (o != nullptr) {
           o->attach([m](unsigned r) { return m->read_core_register(r); });
           session->observers.add(o);
+          session->callers.add(o);
         }
     // The simulator's own memory measurement.
     if (watch_memory) {
@@ -164,6 +165,7 @@ util::Result<TargetRun> SimTarget::run(const ImageToRun& img, const RunParameter
                          "snapshot");
   run.host_seconds = slots->host_seconds;
   run.host_machines = slots->machines;
+  run.host_ran_again = slots->ran_again_alone;
   if (watch_memory) {
     const std::vector<WatchedExecution> executions = watched(*watch_options, slots->executions);
     for (auto& op : run.operations) add_simulator_memory(image, executions, op);

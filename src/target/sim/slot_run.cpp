@@ -176,7 +176,11 @@ util::Result<Attempt> attempt(const SlotPlan& plan, const SessionFactory& make_s
   }
   const uint64_t snapshot_cycles = m0.outcome.cycles;
   const uint64_t snapshot_instructions = m0.outcome.instructions;
+  // The KAT phase runs watched by the caller's observers only (SimSession::callers): the run's
+  // own would see nothing they report, at their full cost per instruction.
+  m0.machine->set_observer(m0.callers.get());
   m0.outcome = m0.machine->resume(left(budget, m0.outcome.cycles));
+  m0.machine->set_observer(m0.observers.get());
   pieces.push_back(take_piece(m0, 0, Mark{}, persistent));
   if (!m0.outcome.pause || !m0.outcome.pause->restore) return finish();
   if (m0.outcome.pause->slot != 1) {
@@ -388,6 +392,7 @@ util::Result<SlotRun> run_slots(const SlotPlan& plan, const SessionFactory& make
   if (!first->rerun_alone) return std::move(first->run);
   auto alone = attempt(plan, make_session, cycle_budget, 0);
   if (!alone) return tl::unexpected(alone.error());
+  alone->run.ran_again_alone = true;
   return std::move(alone->run);
 }
 

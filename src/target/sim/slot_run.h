@@ -34,6 +34,11 @@ namespace fathom::target {
 struct SimSession {
   std::unique_ptr<sim::Machine> machine;
   sim::ObserverFanout observers;
+  // The caller's own observers alone (a profiler's call tracker), a subset of `observers`: what
+  // watches the KAT phase (run_slots). The run's memory watch and primitive share measure
+  // operations' warm-up, timed and memory runs, none of which runs there, and restore what they
+  // track at the first slot's restore, so they sit the KAT phase out.
+  sim::ObserverFanout callers;
   std::unique_ptr<profile::MemoryWatch> watch;         // null: no memory watch
   std::unique_ptr<profile::PrimitiveShareRecorder> share;  // null: no primitive share
   sim::RunOutcome outcome;  // as of the machine's last stop
@@ -80,6 +85,9 @@ struct SlotRun {
   std::string timing_model;         // the machines' (sim::Machine::timing_model_name)
   double host_seconds = 0;          // wall time
   unsigned machines = 1;            // machines that ran slots at once
+  // The slots of several machines could not be combined, so one machine ran the image again
+  // (run_slots); the result is that machine's.
+  bool ran_again_alone = false;
 };
 
 // Runs the image with `plan`. Borrows spare cores from `cores` (null: none) for extra machines
