@@ -202,7 +202,9 @@ struct ImageResult {
   // it; `fathom bench` uses it for simulator speed.
   double host_seconds = 0;
   unsigned host_machines = 1;  // simulated machines that ran its operations at once (not in the JSON)
-  bool host_ran_again = false;  // ... could not be combined: one machine ran it again (not in the JSON)
+  // Those machines' slots could not be combined, so one machine ran the image again (not in
+  // the JSON; the result is that machine's).
+  bool host_ran_again = false;
   std::vector<OperationResult> operations;
   std::vector<std::string> console_log;  // non-record lines the firmware printed
   std::optional<CrossCheck> cross_check;
