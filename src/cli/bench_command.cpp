@@ -99,6 +99,7 @@ std::string measure(const model::Suite& suite, pipeline::RunOptions options, con
   options.target.sim.hooks = mode.hooks;
   options.target.sim.memory_watch = mode.run_observers;
   options.target.sim.primitive_share = mode.run_observers;
+  options.target.sim.untimed_kat_phase = false;  // the model's speed over the whole image
   std::vector<std::unique_ptr<profile::CallTracker>> trackers;  // outlive the runs
   // Always through target_for_image: never served from (or stored in) the result cache.
   options.target_for_image = [&trackers, &options, &mode](const model::Board&,

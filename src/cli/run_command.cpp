@@ -27,6 +27,7 @@ struct RunFlags {
   std::string format = "table";
   bool wide = false;  // --wide: every column of the table
   std::string sim_hooks = "block";
+  bool time_kat_phase = false;  // --time-kat-phase
   std::string target;       // --target: sim, qemu, serial (default: each board's own)
   std::string cross_check;  // --cross-check: a second target
   std::string qemu_engine = "count";  // --qemu-engine: count (QEMU 7.2) or model (QEMU 10)
@@ -76,6 +77,7 @@ int run(const RunFlags& flags) {
           fmt::format("{} '{}' is not a target; use sim, qemu or serial", flag, name), kExitUsage);
     return *kind;
   };
+  options.target.sim.untimed_kat_phase = !flags.time_kat_phase;
   if (!flags.target.empty()) options.target.kind = kind_of(flags.target, "--target");
   if (!flags.cross_check.empty()) options.cross_check = kind_of(flags.cross_check, "--cross-check");
   options.target.qemu_engine = flags.qemu_engine == "model";
@@ -161,6 +163,10 @@ void register_run_command(CLI::App& app, CommandState& state) {
                   "How the simulator observes execution: block (default) or per-instruction "
                   "(the slower reference; same counts)")
       ->check(CLI::IsMember({"block", "per-instruction"}));
+  cmd->add_flag("--time-kat-phase", flags->time_kat_phase,
+                "Simulator: also time the known-answer phase of snapshot images (slower; no "
+                "operation's figure changes, the image's totals.cycles then cover it and "
+                "totals.untimed_instructions is 0)");
   cmd->add_option("--target", flags->target,
                   "Run on this target instead of each board's own (board.toml `target`): sim, "
                   "qemu or serial")

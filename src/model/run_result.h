@@ -198,6 +198,9 @@ struct ImageResult {
   std::optional<ImageSize> size;
   uint64_t total_cycles = 0;
   uint64_t total_instructions = 0;
+  // Of total_instructions: executed but not timed (the simulator's KAT phase of a snapshot
+  // image, counted only); total_cycles is the timing model's over the others.
+  uint64_t untimed_instructions = 0;
   // Host wall time the target took to run the image. Not deterministic, so no report prints
   // it; `fathom bench` uses it for simulator speed.
   double host_seconds = 0;

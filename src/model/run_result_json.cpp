@@ -334,6 +334,8 @@ ImageResult read_image(const Node& node) {
   const Node totals = node.at("totals");
   img.total_cycles = totals.at("cycles").unsigned_integer();
   img.total_instructions = totals.at("instructions").unsigned_integer();
+  if (auto untimed = totals.later("untimed_instructions"))
+    img.untimed_instructions = untimed->unsigned_integer();
   img.provenance = read_provenance(node.at("provenance"));
   for (const Node& op : node.at("operations").items()) img.operations.push_back(read_operation(op));
   for (const Node& line : node.at("console_log").items()) img.console_log.push_back(line.text());
@@ -582,7 +584,9 @@ Json to_json(const ImageResult& img) {
   out["size"] = img.size ? Json{{"flash_bytes", img.size->flash_bytes},
                                 {"ram_bytes", img.size->ram_bytes}}
                          : Json(nullptr);
-  out["totals"] = Json{{"cycles", img.total_cycles}, {"instructions", img.total_instructions}};
+  out["totals"] = Json{{"cycles", img.total_cycles},
+                       {"instructions", img.total_instructions},
+                       {"untimed_instructions", img.untimed_instructions}};
   out["provenance"] = to_json(img.provenance);
   Json operations = Json::array();
   for (const auto& op : img.operations) operations.push_back(to_json(op));

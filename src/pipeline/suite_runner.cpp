@@ -313,6 +313,7 @@ util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOpt
         into.fault = ran->fault;
         into.total_cycles = ran->total_cycles;
         into.total_instructions = ran->total_instructions;
+        into.untimed_instructions = ran->untimed_instructions;
         into.host_seconds = ran->host_seconds;
         into.host_machines = ran->host_machines;
         into.host_ran_again = ran->host_ran_again;
@@ -345,6 +346,7 @@ util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOpt
         image.completed = stored->completed;
         image.total_cycles = stored->total_cycles;
         image.total_instructions = stored->total_instructions;
+        image.untimed_instructions = stored->untimed_instructions;
         image.operations = std::move(stored->operations);
         image.console_log = std::move(stored->console_log);
       } else {

@@ -389,12 +389,13 @@ void Machine::on_code(uc_engine*, uint64_t address, uint32_t, void* self_ptr) {
       ++self->outcome_.instructions;
     }
   }
+  self->maybe_start_untimed(pc);
   self->publish_count();
   self->current_pc_ = pc;
   self->current_ = &self->instruction_at(pc);
   if (timing::is_fpu(self->current_->cls) && self->fpu_denied(pc)) return;
   if (self->observer_) uc_reg_read(self->uc_, UC_ARM_REG_SP, &self->block_sp_);
-  if (self->current_->needs_operand_values) {
+  if (self->current_->needs_operand_values && !self->untimed_) {
     // Divides and long multiplies cost what their operands decide; read them before the
     // instruction overwrites them (timing::CoreTimingModel::set_operand_values).
     const auto values = self->read_operands(*self->current_);
@@ -582,6 +583,14 @@ void Machine::charge_pending(size_t index, uint32_t next_address) {
   if (!b) return;
   index = std::min(index, b->instructions.size());
   if (pending_charged_ >= index) return;
+  if (untimed_) {  // counting only (set_untimed_from): one cycle each, IT-skipped or not
+    const size_t count = index - pending_charged_;
+    outcome_.cycles += count;
+    outcome_.instructions += count;
+    outcome_.untimed_instructions += count;
+    pending_charged_ = index;
+    return;
+  }
   const size_t n = b->instructions.size();
   if (memoize_ && b->memoizable && !b->special && !it_block_.active() && pending_charged_ == 0 &&
       index == n) {
@@ -823,8 +832,9 @@ uint32_t Machine::charge(const Instruction& insn, uint32_t pc, uint32_t next, bo
                         bool notify) {
   // An instruction that fails its IT condition: timing::charged_instruction.
   const Instruction& charged = timing::charged_instruction(insn, executed, *timing_);
-  const uint32_t c = timing_->cycles(charged, pc, next);
+  const uint32_t c = untimed_ ? 1 : timing_->cycles(charged, pc, next);
   outcome_.cycles += c;
+  if (untimed_) ++outcome_.untimed_instructions;
   if (observer_ && notify) observer_->on_instruction(insn, pc, next, c, executed, block_sp_);
   return c;
 }
@@ -844,7 +854,26 @@ void Machine::on_block(uc_engine*, uint64_t address, uint32_t size, void* self_p
   const auto start = static_cast<uint32_t>(address);
   // The previous block ran to its end: charge what is left of it, now that its last
   // instruction's successor is known.
+  if (self->untimed_) {
+    // Counting only (set_untimed_from): what is left of the previous block, one cycle each;
+    // the block's hooks wait until it first runs timed.
+    if (self->pending_) {
+      const uint64_t count = self->pending_->instructions.size() - self->pending_charged_;
+      self->outcome_.cycles += count;
+      self->outcome_.instructions += count;
+      self->outcome_.untimed_instructions += count;
+    }
+    Block& b = self->block_at(start, size);
+    self->publish_count();
+    self->pending_ = &b;
+    self->pending_charged_ = 0;
+    self->device_cursor_ = 0;
+    self->current_pc_ = start;
+    self->check_block_limits(b, start);
+    return;
+  }
   if (self->pending_) self->charge_pending(self->pending_->instructions.size(), start);
+  self->maybe_start_untimed(start);
   Block& b = self->block_at(start, size);
   if (!b.hooks_checked) {
     b.hooks_checked = true;
@@ -864,7 +893,7 @@ void Machine::on_block(uc_engine*, uint64_t address, uint32_t size, void* self_p
     uc_reg_read(self->uc_, UC_ARM_REG_R0 + r, &self->entry_values_[r]);
   // A data-dependent instruction without an operand hook (no mapping symbols): read its
   // operands now; exact unless an earlier instruction of this block writes them.
-  if (b.unhooked) {
+  if (b.unhooked && !self->untimed_) {
     RegMask written = 0;
     for (size_t i = 0; i < b.instructions.size(); ++i) {
       const Instruction& insn = *b.instructions[i];
@@ -876,10 +905,14 @@ void Machine::on_block(uc_engine*, uint64_t address, uint32_t size, void* self_p
       written |= insn.regs_written;
     }
   }
-  if (self->outcome_.cycles >= self->budget_ && !self->stopping_)
-    self->stop_with_fault("budget-exhausted", start,
-                          fmt::format("the cycle budget of {} cycles ran out", self->reported_budget_));
-  if (b.first_fpu >= 0) self->fpu_denied(b.addresses[static_cast<size_t>(b.first_fpu)]);
+  self->check_block_limits(b, start);
+}
+
+void Machine::check_block_limits(const Block& b, uint32_t start) {
+  if (outcome_.cycles >= budget_ && !stopping_)
+    stop_with_fault("budget-exhausted", start,
+                    fmt::format("the cycle budget of {} cycles ran out", reported_budget_));
+  if (b.first_fpu >= 0) fpu_denied(b.addresses[static_cast<size_t>(b.first_fpu)]);
 }
 
 bool Machine::fpu_denied(uint32_t pc) {
@@ -946,6 +979,7 @@ std::optional<size_t> Machine::locate_access(uint32_t address) const {
 
 void Machine::on_operand_code(uc_engine* uc, uint64_t address, uint32_t, void* self_ptr) {
   auto* self = static_cast<Machine*>(self_ptr);
+  if (self->untimed_) return;  // nothing to decide costs for
   const auto pc = static_cast<uint32_t>(address);
   const Instruction& insn = self->instruction_at(pc);
   if (self->flag_hooks_.count(pc)) {
@@ -966,10 +1000,7 @@ void Machine::on_block_count(uc_engine*, uint64_t address, uint32_t size, void* 
   self->outcome_.cycles += count;
   self->publish_count();
   self->current_pc_ = start;
-  if (self->outcome_.cycles >= self->budget_ && !self->stopping_)
-    self->stop_with_fault("budget-exhausted", start,
-                          fmt::format("the cycle budget of {} cycles ran out", self->reported_budget_));
-  if (b.first_fpu >= 0) self->fpu_denied(b.addresses[static_cast<size_t>(b.first_fpu)]);
+  self->check_block_limits(b, start);
 }
 
 void Machine::stop_with_fault(std::string kind, uint32_t pc, std::string detail) {
@@ -1168,6 +1199,7 @@ bool Machine::restore_isolation(uint32_t slot) {
   scs_ = *isolation_->scs;
   scs_.continue_cycle_counter(cyccnt, outcome_.cycles);
   timing_ = isolation_->timing->clone();
+  untimed_ = false;
   it_block_.clear();
   pending_operands_.clear();
   pending_flags_.clear();
@@ -1255,7 +1287,7 @@ void Machine::enter_svc() {
   uc_reg_write(uc_, UC_ARM_REG_PC, &handler);
   active_exception_ = ActiveException{kSvcallException, frame};
   block_sp_ = frame;
-  if (mode_ == HookMode::kBlockCountOnly) return;
+  if (mode_ == HookMode::kBlockCountOnly || untimed_) return;
   const uint32_t cycles = timing_->exception_entry_cycles();
   outcome_.cycles += cycles;
   if (observer_)
@@ -1307,7 +1339,7 @@ void Machine::return_from_exception() {
   uc_reg_write(uc_, UC_ARM_REG_PC, &thumb_pc);
   active_exception_.reset();
   block_sp_ = new_sp;
-  if (mode_ == HookMode::kBlockCountOnly) return;
+  if (mode_ == HookMode::kBlockCountOnly || untimed_) return;
   const uint32_t cycles = timing_->exception_return_cycles();
   outcome_.cycles += cycles;
   if (observer_) observer_->on_exception_return(resume_pc, cycles, new_sp);

@@ -73,6 +73,9 @@ struct RunOutcome {
   // kBlock: blocks translated a second time to give an IT its operand hook before they first
   // ran (Machine::hook_lazy_its). A diagnostic.
   uint64_t retranslated_blocks = 0;
+  // Instructions counted but not timed (set_untimed_from): each advanced `cycles` and CYCCNT by
+  // one, so `cycles - untimed_instructions` is what the timing model charged.
+  uint64_t untimed_instructions = 0;
   // Isolation (docs/SIMULATOR.md): whether the firmware took a snapshot, and how many times it
   // had the machine restore it.
   bool isolation_snapshot = false;
@@ -130,6 +133,13 @@ class Machine {
   // control, timing model), with `slot` as the snapshot trap's result; CYCCNT keeps counting.
   // False if no snapshot was taken.
   bool restore_isolation(uint32_t slot);
+  // Counting without the timing model from the function at `entry` on until the next
+  // isolation restore, when execution reaches it after a snapshot while no observer watches
+  // (kBlock and kPerInstruction; RunOutcome::untimed_instructions). For a phase whose cycles
+  // nothing reports (the KAT phase: every slot restores the snapshot's timing state): each
+  // instruction then counts one cycle, so CYCCNT keeps advancing. Everything before `entry`'s
+  // first instruction is timed in both modes alike.
+  void set_untimed_from(uint32_t entry) { untimed_from_ = entry; }
   // Continues a paused run for at most `cycle_budget` more model cycles (a budget fault then
   // names the budget `run` was given). The outcome accumulates over the run and its resumes;
   // without a pause it is returned unchanged.
@@ -318,6 +328,8 @@ class Machine {
   // Stops with a "nocp-usagefault" if the FP instruction at `pc` may not run: CPACR does not
   // grant CP10/CP11 access (SystemControl::fpu_access_enabled). Returns whether it stopped.
   bool fpu_denied(uint32_t pc);
+  // At a block's start: the cycle budget, and a floating-point instruction CPACR denies.
+  void check_block_limits(const Block& b, uint32_t start);
   // Exception entry for SVC (Unicorn raised EXCP_SWI): charges the SVC, stacks the basic frame
   // on the main stack and continues at the SVCall vector in handler mode (docs/TIMING.md
   // "Exceptions"). Stops with a fault for what is not modelled (an SVC in a handler, the
@@ -333,6 +345,12 @@ class Machine {
   // Stops the run at an isolation trap (isolation_pauses_).
   void pause_at(IsolationPause pause);
   bool isolation_pauses_ = false;
+  std::optional<uint32_t> untimed_from_;  // set_untimed_from
+  bool untimed_ = false;                  // counting without the model until the next restore
+  // Starts the untimed phase when `pc` is its entry and nothing needs the model's costs.
+  void maybe_start_untimed(uint32_t pc) {
+    if (untimed_from_ && pc == *untimed_from_ && isolation_ && !observer_) untimed_ = true;
+  }
   // Runs from `pc` until the run stops (exit, fault, budget, pause) and settles the counts.
   RunOutcome emulate(uint32_t pc);
   uint64_t reported_budget_ = 0;  // the budget `run` was given, for a budget fault's message

@@ -17,6 +17,11 @@ struct SimSettings {
   // Measure OperationResult::primitive_share when the image names primitive groups (a call
   // tracker watches the run: slower on the host, same counts). Off for `fathom bench`.
   bool primitive_share = true;
+  // Count the KAT phase of a snapshot-isolated image (the harness's kat_phase, up to the first
+  // slot's restore) without the timing model when no caller observer watches: every slot
+  // restores the snapshot's timing state, so no operation's figure depends on it (docs/
+  // SIMULATOR.md "The KAT phase"). Off for `fathom bench`, which measures the model.
+  bool untimed_kat_phase = true;
   // Spare cores of the command (`-j`, util/core_budget.h) on which one image's operation slots
   // may run at once (target/sim/slot_run.h); null = one machine. Never changes a result.
   util::CoreBudget* cores = nullptr;

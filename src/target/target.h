@@ -73,6 +73,9 @@ struct TargetRun {
   std::vector<std::string> console_log;   // free-text lines from the firmware
   uint64_t total_cycles = 0;              // 0 when !measured.cycles
   uint64_t total_instructions = 0;        // 0 when !measured.instructions
+  // Of total_instructions: counted but not timed (the simulator's KAT phase, SimSettings::
+  // untimed_kat_phase); total_cycles covers the others only.
+  uint64_t untimed_instructions = 0;
   std::string timing_model;               // empty for targets that measure real hardware
   std::string isolation;                  // the ISOLATION record's method ("snapshot", "none")
   std::vector<std::string> run_order;     // operations in the order they were timed

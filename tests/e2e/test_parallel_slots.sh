@@ -52,6 +52,28 @@ print("identical:", image["totals"], [o["statistics"]["cycles"]["median"]
                                      for o in image["operations"]])
 PY
 
+# The KAT phase runs counted but untimed (every slot restores the snapshot's timing state):
+# timing it as well changes no operation's figure, only the image's totals.
+untimed=$(python3 -c 'import json,sys; t=json.load(open(sys.argv[1]))["images"][0]["totals"]
+assert 0 < t["untimed_instructions"] < t["instructions"], t; print(t["untimed_instructions"])' \
+  "$WORK/one.json") || fail "the KAT phase was not counted untimed"
+expect_exit 0 "$FATHOM" run --config mbedtls "${ops[@]}" -j 4 --fresh --no-history --format json \
+  --time-kat-phase
+python3 - "$WORK/one.json" "$WORK/out" <<'PY' || fail "timing the KAT phase changed a figure"
+import json, sys
+untimed, timed = (json.load(open(f))["images"][0] for f in sys.argv[1:])
+a, b = untimed["totals"], timed["totals"]
+assert b["untimed_instructions"] == 0, b
+# Every instruction is timed now: more cycles; the instructions differ only by the digits of
+# the CYCCNT values the records print.
+assert b["cycles"] > a["cycles"] + a["untimed_instructions"] // 2, (a, b)
+assert abs(b["instructions"] - a["instructions"]) < 10000, (a, b)
+assert untimed["operations"] == timed["operations"], [
+    (x["operation"], k) for x, y in zip(untimed["operations"], timed["operations"])
+    for k in x if x[k] != y.get(k)]
+print("KAT phase untimed:", a, "timed:", b)
+PY
+
 # A fault inside one operation's slot: several machines cannot decide what a single machine
 # would have left (the slots after it never run there), so the single machine's result stands.
 for j in 1 4; do

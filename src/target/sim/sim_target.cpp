@@ -49,9 +49,10 @@ sim::HookMode SimTarget::hook_mode(SimSettings::Hooks hooks) {
 }
 
 std::string SimTarget::measurement_key() const {
-  return fmt::format("sim hooks={} memory_watch={} primitive_share={} observers={}",
+  return fmt::format("sim hooks={} memory_watch={} primitive_share={} observers={} "
+                     "untimed_kat_phase={}",
                      static_cast<int>(settings_.hooks), settings_.memory_watch,
-                     settings_.primitive_share, observers_.size());
+                     settings_.primitive_share, observers_.size(), settings_.untimed_kat_phase);
 }
 
 util::Result<SimTarget::BareMetalRun> SimTarget::run_bare_metal(const elf::ElfImage& image,
@@ -85,6 +86,11 @@ util::Result<TargetRun> SimTarget::run(const ImageToRun& img, const RunParameter
   const bool record_share = settings_.primitive_share && !img.primitive_groups.empty() &&
                             mode != sim::HookMode::kBlockCountOnly;
 
+  std::optional<uint32_t> kat_entry;
+  if (settings_.untimed_kat_phase && observers_.empty() && mode != sim::HookMode::kBlockCountOnly)
+    if (const elf::Symbol* kat = image.find_symbol("kat_phase"); kat && kat->is_function)
+      kat_entry = kat->address;
+
   // A machine with the run's observers; the caller's own observers watch the first only.
   SessionFactory make_session = [&](bool first) -> util::Result<std::unique_ptr<SimSession>> {
     auto session = std::make_unique<SimSession>();
@@ -93,6 +99,9 @@ util::Result<TargetRun> SimTarget::run(const ImageToRun& img, const RunParameter
     session->machine = std::move(*machine);
     sim::Machine* m = session->machine.get();
     if (auto r = m->load(image); !r) return tl::unexpected(r.error());
+    // The KAT phase counted only: when nothing of the caller's watches it (the machine also
+    // checks that no observer is attached as it enters).
+    if (kat_entry) m->set_untimed_from(*kat_entry);
     if (img.meter) {
       session->meter = img.meter;
       m->set_live_counter(img.meter->add_counter());
@@ -145,8 +154,9 @@ util::Result<TargetRun> SimTarget::run(const ImageToRun& img, const RunParameter
   for (auto& e : decoded.errors) run.errors.push_back(std::move(e));
   run.operations = std::move(decoded.operations);
   run.console_log = std::move(decoded.log_lines);
-  run.total_cycles = slots->cycles;
+  run.total_cycles = slots->cycles - slots->untimed_instructions;  // what the model timed
   run.total_instructions = slots->instructions;
+  run.untimed_instructions = slots->untimed_instructions;
   run.timing_model = std::move(slots->timing_model);
   run.isolation = std::move(decoded.isolation);
   run.run_order = std::move(decoded.run_order);

@@ -47,12 +47,13 @@ struct Mark {
   size_t reads = 0;
   size_t executions = 0;
   uint64_t inexact_events = 0;
+  uint64_t untimed_instructions = 0;
 };
 
 Mark mark(const SimSession& s) {
   return {s.outcome.cycles, s.outcome.instructions, s.outcome.console.size(),
           s.outcome.cycle_counter_reads.size(), s.watch ? s.watch->executions().size() : 0,
-          s.outcome.inexact_events};
+          s.outcome.inexact_events, s.outcome.untimed_instructions};
 }
 
 // What ran between two stops of one machine.
@@ -63,6 +64,7 @@ struct Piece {
   uint64_t cycles = 0;
   uint64_t instructions = 0;
   uint64_t inexact_events = 0;
+  uint64_t untimed_instructions = 0;  // of `instructions`, counted without the model
   std::vector<profile::OperationMemory> executions;
   std::optional<model::Fault> fault;
   bool exited = false;
@@ -82,6 +84,7 @@ Piece take_piece(const SimSession& s, size_t index, const Mark& from,
   p.cycles = o.cycles - from.cycles;
   p.instructions = o.instructions - from.instructions;
   p.inexact_events = o.inexact_events - from.inexact_events;
+  p.untimed_instructions = o.untimed_instructions - from.untimed_instructions;
   if (s.watch) {
     auto all = s.watch->executions();
     p.executions.assign(all.begin() + static_cast<std::ptrdiff_t>(from.executions), all.end());
@@ -153,6 +156,7 @@ util::Result<Attempt> attempt(const SlotPlan& plan, const SessionFactory& make_s
       instructions += p.instructions;
       run.cycles += p.cycles;
       run.inexact_events += p.inexact_events;
+      run.untimed_instructions += p.untimed_instructions;
       run.executions.insert(run.executions.end(), p.executions.begin(), p.executions.end());
     }
     run.instructions = instructions;

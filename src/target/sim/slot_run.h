@@ -76,6 +76,9 @@ struct SlotRun {
   // Block mode: events whose counts it could not place exactly (sim::RunOutcome::
   // inexact_events), over the pieces.
   uint64_t inexact_events = 0;
+  // Of `instructions` (and one cycle each of `cycles`): counted without the timing model, the
+  // KAT phase's when the sessions' machines have it untimed (sim::Machine::set_untimed_from).
+  uint64_t untimed_instructions = 0;
   std::optional<model::Fault> fault;
   bool exited = false;
   bool snapshot = false;  // the firmware took its isolation snapshot

@@ -32,6 +32,7 @@ TEST(RunResultJson, FullyPopulatedRunRoundTripsByteForByte) {
   // And every field came back as it was, not merely as a stable text.
   const RunResult want = full_run();
   ASSERT_EQ(read.images.size(), 2u);
+  EXPECT_EQ(read.images[0].untimed_instructions, 5u);
   const auto& op = read.images[0].operations[0];
   const auto& want_op = want.images[0].operations[0];
   EXPECT_EQ(op.kat_vectors[1].name, want_op.kat_vectors[1].name);
