@@ -144,7 +144,8 @@ int profile_suite(const ProfileFlags& flags) {
   const model::Suite suite = load_suite_or_throw(flags.target);
   ProfiledImage profiled =
       profile_image(suite, flags.configuration, flags.board, {flags.operation},
-                    static_cast<uint32_t>(flags.runs), flags.qemu_engine == "model");
+                    static_cast<uint32_t>(flags.runs), flags.qemu_engine == "model",
+                    std::nullopt, flags.whole_run);
   if (!flags.no_inline) {
     auto debug = elf::DebugInfo::open(profiled.elf_path);
     if (!debug) throw util::FatalError(debug.error().message);
@@ -369,8 +370,9 @@ int profile_elf(const ProfileFlags& flags) {
 ProfiledImage profile_image(const model::Suite& suite, const std::string& configuration,
                             const std::string& board, const std::vector<std::string>& operations,
                             uint32_t runs, bool qemu_engine,
-                            std::optional<uint32_t> secret_variant) {
+                            std::optional<uint32_t> secret_variant, bool whole_run) {
   pipeline::RunOptions options;
+  options.target.sim.caller_observers_watch_kat_phase = whole_run;
   if (secret_variant) {
     options.secret_variants = true;
     options.secret_first = *secret_variant;

@@ -23,10 +23,13 @@ struct ProfiledImage {
 // QEMU 10 with fathom's engine, whose plugin runs the same call tracker (a QEMU board only; a
 // usage error otherwise). With `secret_variant` (`fathom ct`), an operation with a secret hook
 // runs that variant of its secret (and the next ones in later runs), its public inputs fixed.
+// The tracker's whole-run profile covers the KAT phase only with `whole_run`; otherwise the
+// tracker watches the operations' runs alone (and the simulator skips timing the KAT phase).
 // Throws util::FatalError when nothing could run.
 ProfiledImage profile_image(const model::Suite& suite, const std::string& configuration,
                             const std::string& board, const std::vector<std::string>& operations,
                             uint32_t runs, bool qemu_engine = false,
-                            std::optional<uint32_t> secret_variant = std::nullopt);
+                            std::optional<uint32_t> secret_variant = std::nullopt,
+                            bool whole_run = false);
 
 }  // namespace fathom::cli

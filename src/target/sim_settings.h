@@ -22,6 +22,10 @@ struct SimSettings {
   // restores the snapshot's timing state, so no operation's figure depends on it (docs/
   // SIMULATOR.md "The KAT phase"). Off for `fathom bench`, which measures the model.
   bool untimed_kat_phase = true;
+  // Whether the caller's own observers (SimTarget's `observers`) watch the KAT phase too. Off
+  // for a profile of operations only (`fathom profile` without --whole-run, `diagnose`,
+  // `report`, `ct`): they then see the operations' runs alone, and the KAT phase runs untimed.
+  bool caller_observers_watch_kat_phase = true;
   // Spare cores of the command (`-j`, util/core_budget.h) on which one image's operation slots
   // may run at once (target/sim/slot_run.h); null = one machine. Never changes a result.
   util::CoreBudget* cores = nullptr;

@@ -50,9 +50,10 @@ sim::HookMode SimTarget::hook_mode(SimSettings::Hooks hooks) {
 
 std::string SimTarget::measurement_key() const {
   return fmt::format("sim hooks={} memory_watch={} primitive_share={} observers={} "
-                     "untimed_kat_phase={}",
+                     "untimed_kat_phase={} callers_watch_kat_phase={}",
                      static_cast<int>(settings_.hooks), settings_.memory_watch,
-                     settings_.primitive_share, observers_.size(), settings_.untimed_kat_phase);
+                     settings_.primitive_share, observers_.size(), settings_.untimed_kat_phase,
+                     settings_.caller_observers_watch_kat_phase);
 }
 
 util::Result<SimTarget::BareMetalRun> SimTarget::run_bare_metal(const elf::ElfImage& image,
@@ -87,7 +88,8 @@ util::Result<TargetRun> SimTarget::run(const ImageToRun& img, const RunParameter
                             mode != sim::HookMode::kBlockCountOnly;
 
   std::optional<uint32_t> kat_entry;
-  if (settings_.untimed_kat_phase && observers_.empty() && mode != sim::HookMode::kBlockCountOnly)
+  const bool callers_watch_kat = settings_.caller_observers_watch_kat_phase && !observers_.empty();
+  if (settings_.untimed_kat_phase && !callers_watch_kat && mode != sim::HookMode::kBlockCountOnly)
     if (const elf::Symbol* kat = image.find_symbol("kat_phase"); kat && kat->is_function)
       kat_entry = kat->address;
 
@@ -111,7 +113,7 @@ util::Result<TargetRun> SimTarget::run(const ImageToRun& img, const RunParameter
         if (o != nullptr) {
           o->attach([m](unsigned r) { return m->read_core_register(r); });
           session->observers.add(o);
-          session->callers.add(o);
+          if (callers_watch_kat) session->callers.add(o);
         }
     // The simulator's own memory measurement.
     if (watch_memory) {
