@@ -583,11 +583,8 @@ void Machine::charge_pending(size_t index, uint32_t next_address) {
   if (!b) return;
   index = std::min(index, b->instructions.size());
   if (pending_charged_ >= index) return;
-  if (untimed_) {  // counting only (set_untimed_from): one cycle each, IT-skipped or not
-    const size_t count = index - pending_charged_;
-    outcome_.cycles += count;
-    outcome_.instructions += count;
-    outcome_.untimed_instructions += count;
+  if (untimed_) {  // counting only (set_untimed_from): IT-skipped or not
+    count_untimed(index - pending_charged_);
     pending_charged_ = index;
     return;
   }
@@ -852,17 +849,11 @@ void Machine::charge_up_to(uint32_t pc, bool including) {
 void Machine::on_block(uc_engine*, uint64_t address, uint32_t size, void* self_ptr) {
   auto* self = static_cast<Machine*>(self_ptr);
   const auto start = static_cast<uint32_t>(address);
-  // The previous block ran to its end: charge what is left of it, now that its last
-  // instruction's successor is known.
   if (self->untimed_) {
-    // Counting only (set_untimed_from): what is left of the previous block, one cycle each;
-    // the block's hooks wait until it first runs timed.
-    if (self->pending_) {
-      const uint64_t count = self->pending_->instructions.size() - self->pending_charged_;
-      self->outcome_.cycles += count;
-      self->outcome_.instructions += count;
-      self->outcome_.untimed_instructions += count;
-    }
+    // Counting only (set_untimed_from): what is left of the previous block; the block's
+    // hooks wait until it first runs timed.
+    if (self->pending_)
+      self->count_untimed(self->pending_->instructions.size() - self->pending_charged_);
     Block& b = self->block_at(start, size);
     self->publish_count();
     self->pending_ = &b;
@@ -872,6 +863,8 @@ void Machine::on_block(uc_engine*, uint64_t address, uint32_t size, void* self_p
     self->check_block_limits(b, start);
     return;
   }
+  // The previous block ran to its end: charge what is left of it, now that its last
+  // instruction's successor is known.
   if (self->pending_) self->charge_pending(self->pending_->instructions.size(), start);
   self->maybe_start_untimed(start);
   Block& b = self->block_at(start, size);

@@ -351,6 +351,12 @@ class Machine {
   void maybe_start_untimed(uint32_t pc) {
     if (untimed_from_ && pc == *untimed_from_ && isolation_ && !observer_) untimed_ = true;
   }
+  // `count` instructions counted without the model: one cycle each.
+  void count_untimed(uint64_t count) {
+    outcome_.cycles += count;
+    outcome_.instructions += count;
+    outcome_.untimed_instructions += count;
+  }
   // Runs from `pc` until the run stops (exit, fault, budget, pause) and settles the counts.
   RunOutcome emulate(uint32_t pc);
   uint64_t reported_budget_ = 0;  // the budget `run` was given, for a budget fault's message

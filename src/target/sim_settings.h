@@ -20,7 +20,7 @@ struct SimSettings {
   // Count the KAT phase of a snapshot-isolated image (the harness's kat_phase, up to the first
   // slot's restore) without the timing model when no caller observer watches: every slot
   // restores the snapshot's timing state, so no operation's figure depends on it (docs/
-  // SIMULATOR.md "The KAT phase"). Off for `fathom bench`, which measures the model.
+  // SIMULATOR.md "Isolation"). Off for `fathom bench`, which measures the model.
   bool untimed_kat_phase = true;
   // Whether the caller's own observers (SimTarget's `observers`) watch the KAT phase too. Off
   // for a profile of operations only (`fathom profile` without --whole-run, `diagnose`,
