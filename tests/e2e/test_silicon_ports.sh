@@ -35,9 +35,14 @@ for i in d["images"]:
 }
 
 # rewrite.py COMMANDS EXTRA...: each compile command of COMMANDS (as `ninja -t commands` prints
-# them) without its dependency file and output, plus -Werror and EXTRA (e.g. -o scratch.o).
+# them) without its dependency file and output, plus -Werror and EXTRA (e.g. -o scratch.o),
+# through ccache when scripts/setup.sh installed it: ccache hashes each compile's sources,
+# headers, options and compiler, replays the stored diagnostics on a hit and never stores a
+# failed compile, so a hit is the same warning-free -Werror compile and a warning still fails.
+export CCACHE="$(command -v ccache || true)"
 cat >"$WORK/rewrite.py" <<'PY'
-import shlex, sys
+import os, shlex, sys
+PREFIX = [os.environ["CCACHE"]] if os.environ.get("CCACHE") else []
 for line in open(sys.argv[1]):
     args, out, skip = shlex.split(line), [], False
     for a in args:
@@ -47,7 +52,7 @@ for line in open(sys.argv[1]):
             skip = True
         elif a != "-MMD":
             out.append(a)
-    print(shlex.join(out + ["-Werror"] + sys.argv[2:]))
+    print(shlex.join(PREFIX + out + ["-Werror"] + sys.argv[2:]))
 PY
 
 # Runs the compile commands of an image directory again with -Werror, into a scratch object,
