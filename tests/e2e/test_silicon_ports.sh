@@ -39,10 +39,15 @@ for i in d["images"]:
 # through ccache when scripts/setup.sh installed it: ccache hashes each compile's sources,
 # headers, options and compiler, replays the stored diagnostics on a hit and never stores a
 # failed compile, so a hit is the same warning-free -Werror compile and a warning still fails.
-export CCACHE="$(command -v ccache || true)"
+# The commands run from the repository's root with it as ccache's base directory, so that a
+# clone at another path compiles (and hashes) the same: its paths become relative
+# ("firmware/harness/..."), which is what the build's -ffile-prefix-map=$SRC/= makes of them
+# in the objects; that option, which names the clone, is left out (the same effect).
+export CCACHE="$(command -v ccache || true)" CCACHE_BASEDIR="$SRC" CCACHE_NOHASHDIR=1
 cat >"$WORK/rewrite.py" <<'PY'
 import os, shlex, sys
 PREFIX = [os.environ["CCACHE"]] if os.environ.get("CCACHE") else []
+CLONE_MAP = "-ffile-prefix-map=" + os.environ["CCACHE_BASEDIR"].rstrip("/") + "/="
 for line in open(sys.argv[1]):
     args, out, skip = shlex.split(line), [], False
     for a in args:
@@ -50,7 +55,7 @@ for line in open(sys.argv[1]):
             skip = False
         elif a in ("-MF", "-o"):
             skip = True
-        elif a != "-MMD":
+        elif a != "-MMD" and a != CLONE_MAP:
             out.append(a)
     print(shlex.join(PREFIX + out + ["-Werror"] + sys.argv[2:]))
 PY
@@ -63,7 +68,7 @@ check_warnings() {
     fail "no compile commands in $dir"
   python3 "$WORK/rewrite.py" "$WORK/cmds" -o "$WORK/scratch.o" >"$WORK/cmds.sh" ||
     fail "cannot rewrite the commands of $dir"
-  (cd "$dir" && bash -e "$WORK/cmds.sh") >"$WORK/warn.log" 2>&1 ||
+  (cd "$SRC" && bash -e "$WORK/cmds.sh") >"$WORK/warn.log" 2>&1 ||
     { head -40 "$WORK/warn.log" >&2; fail "the image in $dir has compiler warnings"; }
   libdirs="$(sed -n 's/^ *archives = //p' "$dir/build.ninja" | tr ' ' '\n' | xargs -r -n1 dirname |
     sort -u)"
@@ -73,7 +78,7 @@ check_warnings() {
       fail "no compile commands in $lib"
     python3 "$WORK/rewrite.py" "$WORK/libcmds" -fsyntax-only >"$WORK/libcmds.sh" ||
       fail "cannot rewrite the commands of $lib"
-    (cd "$lib" && bash -e "$WORK/libcmds.sh") >"$WORK/warn.log" 2>&1 ||
+    (cd "$SRC" && bash -e "$WORK/libcmds.sh") >"$WORK/warn.log" 2>&1 ||
       { head -40 "$WORK/warn.log" >&2; fail "the library archive in $lib has compiler warnings"; }
   done
 }
