@@ -29,6 +29,7 @@ struct DiagnoseFlags {
   double threshold = 0.5;
   double coverage = 90;
   std::string qemu_engine;  // --qemu-engine model: both profiles on QEMU 10 with the engine
+  bool fresh = false;       // profile both again even if the result cache holds their profiles
 };
 
 // Operations with timing (their KAT passed) in the image: only those are compared.
@@ -91,9 +92,11 @@ int diagnose(const DiagnoseFlags& flags) {
   const model::Suite suite = load_suite_or_throw(flags.suite);
   const bool engine = flags.qemu_engine == "model";
   ProfiledImage a =
-      profile_image(suite, flags.configurations[0], flags.board, flags.operations, 1, engine);
+      profile_image(suite, flags.configurations[0], flags.board, flags.operations, 1, engine,
+                    std::nullopt, false, flags.fresh);
   ProfiledImage b =
-      profile_image(suite, flags.configurations[1], flags.board, flags.operations, 1, engine);
+      profile_image(suite, flags.configurations[1], flags.board, flags.operations, 1, engine,
+                    std::nullopt, false, flags.fresh);
   // Correctness gates comparison too: drop the profiles of operations whose KAT failed.
   const std::set<std::string> ta = timed(a.image), tb = timed(b.image);
   auto keep_timed = [](profile::ProfileSet& set, const std::set<std::string>& ok) {
@@ -243,6 +246,9 @@ void register_diagnose_command(CLI::App& app, CommandState& state) {
   cmd->add_option("--threshold", flags->threshold, "Unchanged within this percent (default 0.5)");
   cmd->add_option("--coverage", flags->coverage,
                   "List functions until they explain this percent of a change (default 90)");
+  cmd->add_flag("--fresh", flags->fresh,
+                "Profile both configurations again instead of reading their profiles back from "
+                "the result cache");
   cmd->add_option("--qemu-engine", flags->qemu_engine,
                   "model: profile both on QEMU 10 with fathom's engine (QEMU boards; "
                   "docs/QEMU-ENGINE.md)")

@@ -51,6 +51,7 @@ struct ProfileFlags {
   std::string out_dir;
   int64_t runs = 1;
   bool whole_run = false;
+  bool fresh = false;      // profile again even if the result cache holds this profile
   size_t top = 15;
   std::vector<std::string> functions;  // --function, repeatable
   bool no_inline = false;
@@ -145,7 +146,7 @@ int profile_suite(const ProfileFlags& flags) {
   ProfiledImage profiled =
       profile_image(suite, flags.configuration, flags.board, {flags.operation},
                     static_cast<uint32_t>(flags.runs), flags.qemu_engine == "model",
-                    std::nullopt, flags.whole_run);
+                    std::nullopt, flags.whole_run, flags.fresh);
   if (!flags.no_inline) {
     auto debug = elf::DebugInfo::open(profiled.elf_path);
     if (!debug) throw util::FatalError(debug.error().message);
@@ -370,7 +371,7 @@ int profile_elf(const ProfileFlags& flags) {
 ProfiledImage profile_image(const model::Suite& suite, const std::string& configuration,
                             const std::string& board, const std::vector<std::string>& operations,
                             uint32_t runs, bool qemu_engine,
-                            std::optional<uint32_t> secret_variant, bool whole_run) {
+                            std::optional<uint32_t> secret_variant, bool whole_run, bool fresh) {
   pipeline::RunOptions options;
   options.target.sim.caller_observers_watch_kat_phase = whole_run;
   if (secret_variant) {
@@ -418,6 +419,32 @@ ProfiledImage profile_image(const model::Suite& suite, const std::string& config
     }
     return std::make_unique<target::SimTarget>(options.target.sim, std::move(observers));
   };
+  // The result cache keeps the profile with the image's result (a profile file beside it):
+  // the same image, parameters, observers and fathom executable profile alike, so a repeated
+  // profile is read back (`fresh` profiles again). Not with secret variants (never cached).
+  std::optional<profile::ProfileSet> kept;  // the profile kept or read back
+  if (auto results = result_cache_root()) {
+    options.result_cache_dir = *results;
+    options.fresh = fresh;
+    pipeline::RunOptions::KeptObservation observation;
+    observation.key = fmt::format("profile whole_run={} engine={}", whole_run, qemu_engine);
+    observation.save = [&](const std::filesystem::path& elf) -> std::optional<std::string> {
+      if (elf != elf_path) return std::nullopt;  // an image the tracker did not watch
+      if (qemu_engine) return engine_profile;
+      kept = tracker->finish();
+      std::ostringstream text;
+      profile::write_profile_file(*kept, text);
+      return text.str();
+    };
+    observation.load = [&](const std::filesystem::path& elf, std::string_view text) {
+      if (elf != elf_path) return false;
+      auto parsed = profile::parse_profile_file(text);
+      if (!parsed) return false;
+      kept = std::move(*parsed);
+      return true;
+    };
+    options.kept_observation = std::move(observation);
+  }
   // A profile evaluates no workflow or fairness check, so their operations need not run: only
   // the ones asked for (or the suite's) are profiled.
   model::Suite profiled = suite;
@@ -428,7 +455,14 @@ ProfiledImage profile_image(const model::Suite& suite, const std::string& config
     throw util::FatalError("nothing was profiled: no image was built and run");
   ProfiledImage out;
   out.image = std::move(result.images.front());
-  if (qemu_engine) {
+  if (!out.image.provenance.reused_from.empty())
+    std::cerr << fmt::format("fathom: the profile of {} on {} is the one made at {}, read back "
+                             "from the result cache (--fresh profiles again)\n",
+                             out.image.configuration, out.image.board,
+                             out.image.provenance.reused_from);
+  if (kept) {
+    out.profiles = std::move(*kept);
+  } else if (qemu_engine) {
     if (!engine_profile)
       throw util::FatalError(fmt::format(
           "{} on {}: the QEMU engine returned no profile{}", out.image.configuration,
@@ -481,6 +515,8 @@ void register_profile_command(CLI::App& app, CommandState& state) {
                   "callgrind.out.CONFIG.OP (ELF: the file's stem instead of CONFIG.OP)");
   cmd->add_flag("--whole-run", flags->whole_run,
                 "Also include the whole image run (harness, KAT) as a second profile");
+  cmd->add_flag("--fresh", flags->fresh,
+                "Profile again instead of reading the profile back from the result cache");
   cmd->add_option("--top", flags->top, "Functions in the printed summary (default 15; 0: all)");
   cmd->add_option("--function", flags->functions,
                   "ELF mode: report the calls of this function (count, min, median, mean, max of "

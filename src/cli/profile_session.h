@@ -25,11 +25,14 @@ struct ProfiledImage {
 // runs that variant of its secret (and the next ones in later runs), its public inputs fixed.
 // The tracker's whole-run profile covers the KAT phase only with `whole_run`; otherwise the
 // tracker watches the operations' runs alone (and the simulator skips timing the KAT phase).
+// The result cache (pipeline/result_cache.h) keeps the profile with the image's result, and a
+// profile of the same image, parameters and tracker by the same fathom executable is read back
+// from it (image.Provenance::reused_from says when it was made) unless `fresh`.
 // Throws util::FatalError when nothing could run.
 ProfiledImage profile_image(const model::Suite& suite, const std::string& configuration,
                             const std::string& board, const std::vector<std::string>& operations,
                             uint32_t runs, bool qemu_engine = false,
                             std::optional<uint32_t> secret_variant = std::nullopt,
-                            bool whole_run = false);
+                            bool whole_run = false, bool fresh = false);
 
 }  // namespace fathom::cli

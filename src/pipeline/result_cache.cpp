@@ -103,6 +103,7 @@ bool ResultCache::store(const std::string& key, const model::ImageResult& image,
   if (!util::is_sha256_hex(key)) return false;
   if (!reusable(image)) {
     fs::remove(file_for(key), ec);
+    fs::remove(observation_file_for(key), ec);
     return true;
   }
   model::RunResult run;
@@ -114,6 +115,12 @@ bool ResultCache::store(const std::string& key, const model::ImageResult& image,
   envelope["measured_at"] = measured_at;
   envelope["result"] = model::to_json(run);
 
+  return write_atomically(file_for(key), key, model::dump_json(envelope, 1) + '\n');
+}
+
+bool ResultCache::write_atomically(const fs::path& path, const std::string& key,
+                                   std::string_view text) const {
+  std::error_code ec;
   fs::create_directories(dir_, ec);
   if (ec) return false;
   // A name no other writer uses (process and call), then an atomic rename.
@@ -122,17 +129,36 @@ bool ResultCache::store(const std::string& key, const model::ImageResult& image,
       dir_ / fmt::format(".{}.{}.{}.tmp", key, ::getpid(), counter.fetch_add(1));
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << model::dump_json(envelope, 1) << '\n';
+    out.write(text.data(), static_cast<std::streamsize>(text.size()));
     if (!out) {
       fs::remove(tmp, ec);
       return false;
     }
   }
-  fs::rename(tmp, file_for(key), ec);
+  fs::rename(tmp, path, ec);
   if (!ec) return true;
   std::error_code ignored;
   fs::remove(tmp, ignored);
   return false;
+}
+
+fs::path ResultCache::observation_file_for(const std::string& key) const {
+  return dir_ / (key + ".observation");
+}
+
+bool ResultCache::store_observation(const std::string& key, std::string_view text) const {
+  if (!util::is_sha256_hex(key)) return false;
+  return write_atomically(observation_file_for(key), key, text);
+}
+
+std::optional<std::string> ResultCache::load_observation(const std::string& key) const {
+  if (!util::is_sha256_hex(key)) return std::nullopt;
+  std::ifstream in(observation_file_for(key), std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream content;
+  content << in.rdbuf();
+  if (in.bad()) return std::nullopt;
+  return content.str();
 }
 
 }  // namespace fathom::pipeline

@@ -18,6 +18,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/run_result.h"
@@ -76,10 +77,22 @@ class ResultCache {
   bool store(const std::string& key, const model::ImageResult& image,
              const std::string& measured_at) const;
 
+  // A caller's observation of the measurement stored under `key` (RunOptions::
+  // kept_observation), as text in <key>.observation beside it, written atomically like the
+  // result. Returns false on an I/O error.
+  bool store_observation(const std::string& key, std::string_view text) const;
+  // The text store_observation() kept under `key`; nullopt if there is none or it cannot be
+  // read.
+  std::optional<std::string> load_observation(const std::string& key) const;
+
   const std::filesystem::path& directory() const { return dir_; }
 
  private:
   std::filesystem::path file_for(const std::string& key) const;
+  std::filesystem::path observation_file_for(const std::string& key) const;
+  // Writes `text` to `path` through a temporary file in the cache and a rename.
+  bool write_atomically(const std::filesystem::path& path, const std::string& key,
+                        std::string_view text) const;
   std::filesystem::path dir_;
 };
 

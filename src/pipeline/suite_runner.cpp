@@ -124,10 +124,12 @@ util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOpt
   const uint32_t warmup = options.warmup.value_or(suite.warmup);
   const std::vector<std::string>& operations =
       options.operations.empty() ? suite.operations : options.operations;
-  // Results are reused only from a plain measurement: never while a caller observes the run.
+  // Results are reused only from a plain measurement, or with what the caller's observers saw
+  // kept beside them (RunOptions::kept_observation).
   std::optional<ResultCache> cache;
   std::string tool_sha256;
-  if (!options.result_cache_dir.empty() && !options.target_for_image) {
+  const auto& kept = options.kept_observation;
+  if (!options.result_cache_dir.empty() && (!options.target_for_image || kept)) {
     if (auto digest = executable_sha256()) {
       cache.emplace(options.result_cache_dir);
       tool_sha256 = *digest;
@@ -257,7 +259,8 @@ util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOpt
         key.observers = observers_text(**target, lib->primitive_groups);
         return key;
       };
-      auto key_on = [&](const target::Target& on) -> std::string {
+      // `observed`: the key of the image's own target, which the caller's observers watch.
+      auto key_on = [&](const target::Target& on, bool observed) -> std::string {
         if (!cache || !on.deterministic() || options.secret_variants) return {};
         auto board_text = board_description(*board);
         if (!board_text) return {};
@@ -270,12 +273,19 @@ util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOpt
         key.operations = image_operations;
         key.cycle_budget = suite.cycle_budget;
         key.observers = observers_text(on, lib->primitive_groups);
+        if (options.target_for_image && observed) key.observers += " kept[" + kept->key + "]";
         key.tool_sha256 = tool_sha256;
         return pipeline::result_key(key);
       };
-      auto stored_on = [&](const std::string& key) -> std::optional<model::ImageResult> {
+      auto stored_on = [&](const std::string& key,
+                           bool observed) -> std::optional<model::ImageResult> {
         if (key.empty() || options.fresh) return std::nullopt;
-        return cache->load(key);
+        auto stored = cache->load(key);
+        if (stored && options.target_for_image && observed) {
+          const auto text = cache->load_observation(key);
+          if (!text || !kept->load(built->elf, *text)) return std::nullopt;
+        }
+        return stored;
       };
 
       target::ImageToRun to_run;
@@ -333,9 +343,9 @@ util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOpt
         return std::move(ran->errors);
       };
 
-      const std::string result_key = key_on(**target);
+      const std::string result_key = key_on(**target, true);
       const std::string estimate = estimates ? estimate_key(cfg.name, estimate_inputs()) : "";
-      if (auto stored = stored_on(result_key)) {
+      if (auto stored = stored_on(result_key, true)) {
         // The measured figures are the stored ones; the provenance is this run's (it
         // describes the same image) plus what only the measurement knows.
         prov.timing_model = stored->provenance.timing_model;
@@ -363,8 +373,17 @@ util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOpt
         auto measured = measure_on(**target, image);
         to_run.meter = nullptr;
         if (!measured) return tl::unexpected(measured.error());
-        // Only a clean measurement is kept (ResultCache::store drops failed ones).
-        if (!result_key.empty()) cache->store(result_key, image, utc_timestamp_now());
+        // Only a clean measurement is kept (ResultCache::store drops failed ones), and one that
+        // the caller observed only with what its observers saw.
+        if (!result_key.empty()) {
+          if (!options.target_for_image) {
+            cache->store(result_key, image, utc_timestamp_now());
+          } else if (reusable(image)) {
+            if (const auto text = kept->save(built->elf))
+              if (cache->store(result_key, image, utc_timestamp_now()))
+                cache->store_observation(result_key, *text);
+          }
+        }
       }
       // The next run's ETA: what this measurement (or the stored one) executed.
       if (estimates && image.completed && image.error.empty())
@@ -378,10 +397,10 @@ util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOpt
         second.qemu_engine = second.kind == model::TargetKind::kQemu && options.target.qemu_engine;
         auto other = target::make_target(*board, second);
         if (!other) return tl::unexpected(other.error());
-        const std::string other_key = key_on(**other);
+        const std::string other_key = key_on(**other, false);
         model::ImageResult again;
         std::vector<std::string> again_errors;
-        if (auto stored = stored_on(other_key)) {
+        if (auto stored = stored_on(other_key, false)) {
           again = std::move(*stored);
         } else {
           status(fmt::format("cross-checking on {}", (*other)->name()));

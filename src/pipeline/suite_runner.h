@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/run_result.h"
@@ -35,11 +36,23 @@ struct RunOptions {
   // board's own unless `target.kind` names another; the simulator's hook mode and observers.
   target::TargetSettings target;
   // If set, makes the target for each image instead of target::make_target (`fathom profile`
-  // and `fathom bench` attach their observers to the simulator this way). Results are never
-  // taken from or stored in the result cache while it is set.
+  // and `fathom bench` attach their observers to the simulator this way). Results are taken
+  // from or stored in the result cache while it is set only with `kept_observation`.
   std::function<util::Result<std::unique_ptr<target::Target>>(
       const model::Board& board, const elf::ElfImage& elf, const std::filesystem::path& elf_path)>
       target_for_image;
+  // What the caller's observers saw, kept with the result (`fathom profile`'s call tracker, as
+  // a profile file): the result cache then keys the result by `key` too (what the observers
+  // are) and keeps `save()`'s text beside it (ResultCache::store_observation); on a hit
+  // `load()` gets that text back instead of the observers watching a measurement. Both are
+  // called with the image's ELF path; nullopt from `save` or false from `load` (an image the
+  // caller does not observe, a text it cannot read): nothing is kept or reused.
+  struct KeptObservation {
+    std::string key;
+    std::function<std::optional<std::string>(const std::filesystem::path& elf)> save;
+    std::function<bool(const std::filesystem::path& elf, std::string_view text)> load;
+  };
+  std::optional<KeptObservation> kept_observation;
   // Also run every image on this target and compare the instruction counts per timed run and
   // the KAT verdicts (model::CrossCheck; `fathom run --cross-check sim`). Ignored for an image
   // whose own target is this one.
@@ -48,7 +61,7 @@ struct RunOptions {
   // online CPUs, 1 = one after another. The results do not depend on it.
   unsigned jobs = 1;
   // Where measured image results are kept between runs (pipeline/result_cache.h); empty = no
-  // result cache. Never used while `target_for_image` is set (`fathom profile`).
+  // result cache. Used with `target_for_image` only for a `kept_observation`.
   std::filesystem::path result_cache_dir;
   // Measure every image again even if the result cache holds its result (the new result
   // replaces it).

@@ -10,14 +10,25 @@ export FATHOM_HISTORY_DB="$WORK/history.sqlite"
 # viewer can take as a call trace. Every export must cover the whole operation: for every
 # function, the self and total cycles that each file implies, read the way its viewer reads
 # it, equal the profile's exclusive and inclusive cycles (fathom's own table, --format json).
+# --fresh: profiled in this run whatever the result cache holds.
 expect_exit 0 "$FATHOM" profile --config mbedtls-no-nist-optim --op ecdh_p256_shared --top 0 \
-  --format json --format speedscope --format perfetto --format folded --out "$WORK/slow"
+  --format json --format speedscope --format perfetto --format folded --out "$WORK/slow" --fresh
+if grep -qF "read back from the result cache" "$WORK/err"; then
+  cat "$WORK/err" >&2; fail "--fresh read a profile back from the result cache"
+fi
 # --out is a directory: one file per --format, named after the configuration and operation.
 for f in profile.json speedscope.json perfetto.json folded; do
   [ -s "$WORK/slow/mbedtls-no-nist-optim.ecdh_p256_shared.$f" ] || fail "--out did not get slow/mbedtls-no-nist-optim.ecdh_p256_shared.$f"
   expect_err "profile to $WORK/slow/mbedtls-no-nist-optim.ecdh_p256_shared.$f ("
 done
 cp "$WORK/out" "$WORK/ecdh.txt"
+# The same profile again is read back from the result cache (same image, parameters and
+# tracker, same fathom), and says so: the same summary and files, byte for byte.
+expect_exit 0 "$FATHOM" profile --config mbedtls-no-nist-optim --op ecdh_p256_shared --top 0 \
+  --format json --format speedscope --format perfetto --format folded --out "$WORK/again"
+expect_err "read back from the result cache (--fresh profiles again)"
+diff -r "$WORK/slow" "$WORK/again" >&2 || fail "the profile read back differs from the one made"
+cmp -s "$WORK/out" "$WORK/ecdh.txt" || fail "the summary of the profile read back differs"
 grep -q "mbedtls_mpi_mod_mpi" "$WORK/ecdh.txt" || fail "summary lacks mbedtls_mpi_mod_mpi"
 python3 - "$WORK" <<'PY' || fail "exports of the ECDH profile"
 import collections, json, os, re, sys

@@ -225,6 +225,32 @@ TEST_F(ResultCacheTest, FailedImagesAreNeverStoredOrReused) {
   EXPECT_TRUE(reusable(measured_image()));
 }
 
+// RunOptions::kept_observation: a caller's text (a profile file) kept beside the result,
+// byte for byte (tabs, newlines, any byte), replaced by a later store, and removed with the
+// result when a failed measurement replaces it.
+TEST_F(ResultCacheTest, AnObservationIsKeptBesideItsResult) {
+  ResultCache cache(dir_);
+  const std::string key = result_key(key_inputs());
+  EXPECT_FALSE(cache.load_observation(key).has_value());
+  ASSERT_TRUE(cache.store(key, measured_image(), "2026-11-30T03:12:45Z"));
+  const std::string text = std::string("fathom-profile 1\nframe\t0\t\xff\0x\n", 29);
+  ASSERT_TRUE(cache.store_observation(key, text));
+  EXPECT_EQ(cache.load_observation(key), text);
+  ASSERT_TRUE(cache.store_observation(key, "second\n"));
+  EXPECT_EQ(cache.load_observation(key), "second\n");
+  // Another key has none; a key that is not a SHA-256 is refused.
+  auto other = key_inputs();
+  other.runs = 3;
+  EXPECT_FALSE(cache.load_observation(result_key(other)).has_value());
+  EXPECT_FALSE(cache.store_observation("../escape", "x"));
+  EXPECT_FALSE(cache.load_observation("../escape").has_value());
+  auto faulted = measured_image();
+  faulted.completed = false;
+  ASSERT_TRUE(cache.store(key, faulted, "2026-11-30T03:13:00Z"));
+  EXPECT_FALSE(cache.load(key).has_value());
+  EXPECT_FALSE(cache.load_observation(key).has_value());
+}
+
 TEST_F(ResultCacheTest, ACorruptFileIsIgnored) {
   ResultCache cache(dir_);
   const std::string key = result_key(key_inputs());
