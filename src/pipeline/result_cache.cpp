@@ -29,6 +29,16 @@ void field(std::string& out, std::string_view label, std::string_view text) {
   out += '\n';
 }
 
+// The whole file, or nothing when it cannot be opened or read.
+std::optional<std::string> read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream content;
+  content << in.rdbuf();
+  if (in.bad()) return std::nullopt;
+  return content.str();
+}
+
 }  // namespace
 
 std::string result_key(const ResultKeyInputs& in) {
@@ -75,12 +85,9 @@ fs::path ResultCache::file_for(const std::string& key) const { return dir_ / (ke
 
 std::optional<model::ImageResult> ResultCache::load(const std::string& key) const {
   if (!util::is_sha256_hex(key)) return std::nullopt;
-  std::ifstream in(file_for(key), std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream content;
-  content << in.rdbuf();
-  if (in.bad()) return std::nullopt;
-  const Json envelope = Json::parse(content.str(), nullptr, false);
+  const auto content = read_file(file_for(key));
+  if (!content) return std::nullopt;
+  const Json envelope = Json::parse(*content, nullptr, false);
   if (envelope.is_discarded() || !envelope.is_object()) return std::nullopt;
   const auto format = envelope.find("fathom_result_cache");
   const auto stored_key = envelope.find("key");
@@ -153,12 +160,7 @@ bool ResultCache::store_observation(const std::string& key, std::string_view tex
 
 std::optional<std::string> ResultCache::load_observation(const std::string& key) const {
   if (!util::is_sha256_hex(key)) return std::nullopt;
-  std::ifstream in(observation_file_for(key), std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream content;
-  content << in.rdbuf();
-  if (in.bad()) return std::nullopt;
-  return content.str();
+  return read_file(observation_file_for(key));
 }
 
 }  // namespace fathom::pipeline
