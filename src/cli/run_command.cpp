@@ -1,4 +1,7 @@
 #include <fmt/core.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
 
 #include "cli/cli.h"
 #include "cli/commands.h"
@@ -8,6 +11,7 @@
 #include "cli/suite_session.h"
 #include "model/board.h"
 #include "pipeline/shard_selection.h"
+#include "suite/analysis_specs.h"
 #include "report/writer.h"
 #include "util/error.h"
 #include "util/progress.h"
@@ -88,6 +92,22 @@ int run(const RunFlags& flags) {
   options.jobs = static_cast<unsigned>(flags.jobs);
   options.fresh = flags.fresh;
   if (auto results = result_cache_root()) options.result_cache_dir = *results;
+  // With an operation list, the operations the suite's workflows and fairness check name run
+  // too (pipeline/suite_runner.h): said before the run, so that more rows are no surprise.
+  if (!flags.operations.empty() && util::notes_enabled()) {
+    std::vector<std::string> added;
+    for (const auto& op : suite::operations_named_by_analyses(suite))
+      if (std::find(flags.operations.begin(), flags.operations.end(), op) == flags.operations.end())
+        added.push_back(op);
+    const char* named_by = suite.workflows.empty() ? "fairness check"
+                           : suite.fairness        ? "workflows and fairness check"
+                                                   : "workflows";
+    if (!added.empty())
+      fmt::print(stderr,
+                 "fathom: the suite's {} name {}: they run too, in the images that offer {} (a "
+                 "copy of the suite without those tables runs the operations alone)\n",
+                 named_by, fmt::join(added, ", "), added.size() == 1 ? "it" : "them");
+  }
   pipeline::RunCounts counts;
   model::RunResult result = run_suite_or_throw(suite, options, &counts);
   // What the caches saved, on stderr (results go to stdout): "rebuilt nothing" is checkable.
