@@ -17,6 +17,7 @@
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "cli/ct_allowlist.h"
+#include "cli/paths.h"
 #include "cli/profile_session.h"
 #include "cli/suite_session.h"
 #include "cli/taint_check.h"
@@ -24,6 +25,7 @@
 #include "report/summary.h"
 #include "report/text_table.h"
 #include "util/error.h"
+#include "util/progress.h"
 #include "util/terminal.h"
 
 namespace fathom::cli {
@@ -44,6 +46,7 @@ struct CtFlags {
   int64_t jobs = 0;
   bool explain = true;
   bool taint = true;
+  bool fresh = false;  // --fresh: measure every variant again, whatever the result cache holds
   std::string allow;  // --allow FILE
 };
 
@@ -157,7 +160,7 @@ struct Divergence {
 
 constexpr size_t kDivergenceFunctions = 5;
 
-Divergence explain(const model::Suite& suite, const OperationTiming& t) {
+Divergence explain(const model::Suite& suite, const OperationTiming& t, bool fresh) {
   Divergence d;
   // Each variant is profiled alone, as the first run. A leak found by pairing (the runs vary
   // with the secret fixed too) is explained by variant 0 against the variant that differed most
@@ -167,9 +170,9 @@ Divergence explain(const model::Suite& suite, const OperationTiming& t) {
   d.slow_variant = t.paired ? t.paired->max_run : t.slowest_variant;
   try {
     ProfiledImage fast = profile_image(suite, t.configuration, t.board, {t.operation}, 1, false,
-                                       d.fast_variant);
+                                       d.fast_variant, false, fresh);
     ProfiledImage slow = profile_image(suite, t.configuration, t.board, {t.operation}, 1, false,
-                                       d.slow_variant);
+                                       d.slow_variant, false, fresh);
     compare::DiagnosisOptions options;
     options.threshold_percent = 0;
     options.coverage = 1.0;
@@ -397,17 +400,31 @@ int run(const CtFlags& flags) {
   options.operations = flags.operations;
   options.boards = flags.boards;
   // The simulator: deterministic, so one cycle of difference is a finding (a board's noise
-  // would hide it). Every variant is measured (no result cache).
+  // would hide it). Its variants' measurements are kept in the result cache with the secret
+  // parameters in their key (pipeline/result_cache.h), so the same image, variants and fathom
+  // executable read them back; --fresh measures every variant again.
   options.target.kind = model::TargetKind::kSim;
   options.runs = static_cast<uint32_t>(flags.variants);
   // One warm-up run (variant 0), so that work done once (a library's lazy initialisation, the
   // heap's first growth) is not in timed run 0 and taken for a secret's effect.
   options.warmup = 1;
   options.secret_variants = true;
-  options.fresh = true;
+  options.fresh = flags.fresh;
+  if (auto results = result_cache_root()) options.result_cache_dir = *results;
   options.jobs = static_cast<unsigned>(flags.jobs);
   pipeline::RunCounts counts;
   const model::RunResult result = run_suite_or_throw(suite, options, &counts);
+  // Said like `fathom run` says it: a reused measurement is the one made then.
+  auto note_reused = [](const model::RunResult& run, const char* what) {
+    size_t reused = 0;
+    for (const auto& image : run.images) reused += image.provenance.reused_from.empty() ? 0 : 1;
+    if (reused > 0 && util::notes_enabled())
+      std::cerr << fmt::format("fathom ct: {} of {} image{}: {} read back from the result "
+                               "cache (--fresh measures again)\n",
+                               reused, run.images.size(), run.images.size() == 1 ? "" : "s",
+                               what);
+  };
+  note_reused(result, "variants");
   // The control: the operations whose variants differed, run again with variant 0 in every run.
   std::set<std::string> differing_ops, differing_configurations, differing_boards;
   for (const auto& t : analysis::timing_verdicts(result))
@@ -424,13 +441,14 @@ int run(const CtFlags& flags) {
     fixed.boards.assign(differing_boards.begin(), differing_boards.end());
     fixed.secret_fixed = true;
     control = run_suite_or_throw(suite, fixed);
+    note_reused(*control, "controls");
   }
   const auto timings = analysis::timing_verdicts(result, control ? &*control : nullptr);
   const uint32_t variants = static_cast<uint32_t>(flags.variants);
   std::map<size_t, Divergence> divergences;
   if (flags.explain)
     for (size_t i = 0; i < timings.size(); ++i)
-      if (timings[i].verdict == TimingVerdict::kLeak) divergences[i] = explain(suite, timings[i]);
+      if (timings[i].verdict == TimingVerdict::kLeak) divergences[i] = explain(suite, timings[i], flags.fresh);
   // Taint tracking: every operation that declared a secret, once, instruction by instruction.
   Taints taints;
   if (flags.taint)
@@ -486,6 +504,10 @@ void register_ct_command(CLI::App& app, CommandState& state) {
   cmd->add_flag("!--no-taint", flags->taint,
                "Skip taint tracking (a run per operation, instruction by instruction, following "
                "the declared secret bytes)");
+  cmd->add_flag("--fresh", flags->fresh,
+                "Measure every variant again even if the result cache holds this image's "
+                "(the simulator is deterministic: the same image, variants and fathom executable "
+                "measure alike)");
   cmd->add_option("--allow", flags->allow,
                   "Accept the taint findings this TOML file lists, each with a reason "
                   "(docs/CT.md \"Accepting findings\")");

@@ -421,7 +421,7 @@ ProfiledImage profile_image(const model::Suite& suite, const std::string& config
   };
   // The result cache keeps the profile with the image's result (a profile file beside it):
   // the same image, parameters, observers and fathom executable profile alike, so a repeated
-  // profile is read back (`fresh` profiles again). Not with secret variants (never cached).
+  // profile is read back (`fresh` profiles again); a secret variant is part of the key.
   std::optional<profile::ProfileSet> kept;  // the profile kept or read back
   if (auto results = result_cache_root()) {
     options.result_cache_dir = *results;

@@ -88,7 +88,8 @@ struct OperationResult {
   uint32_t distinct_inputs = 0;
   // Non-zero when each timed run used another variant of the operation's secret, its public
   // inputs fixed (the firmware's SECRETS record, `fathom ct`): the number of variants, equal to
-  // the timed runs. Not in results.json (a plain run never asks for variants).
+  // the timed runs. In results.json only then (a plain run never asks for variants; the result
+  // cache keeps `fathom ct`'s measurements as results.json).
   uint32_t secret_variants = 0;
   // The timed runs the host asked the harness for and why (pipeline/run_selection.h); 0 and
   // kUnknown when not recorded. The harness may make more (distinct_inputs above).

@@ -312,6 +312,7 @@ OperationResult read_operation(const Node& node) {
   if (auto n = node.later("primitive_share")) op.primitive_share = read_primitive_share(*n);
   if (auto n = node.later("primitive_calls")) op.primitive_calls = read_primitive_calls(*n);
   if (auto n = node.later("distinct_inputs")) op.distinct_inputs = n->unsigned_32();
+  if (auto n = node.later("secret_variants")) op.secret_variants = n->unsigned_32();
   if (auto n = node.later("object_bytes")) op.object_bytes = read_object_bytes(*n);
   if (auto n = node.later("runs")) op.requested_runs = n->unsigned_32();
   if (auto n = node.later("runs_reason")) op.runs_reason = read_runs_reason(*n);
@@ -557,6 +558,9 @@ Json to_json(const OperationResult& op) {
   // Number of distinct inputs the samples are over (INPUTS record).
   out["distinct_inputs"] =
       kat_passed && op.distinct_inputs != 0 ? Json(op.distinct_inputs) : Json(nullptr);
+  // The secret variants the timed runs took (`fathom ct`, whose measurements the result cache
+  // keeps in this form); absent from a plain run's results.
+  if (op.secret_variants != 0) out["secret_variants"] = op.secret_variants;
   // The timed runs the host asked for and why (pipeline/run_selection.h), and whether the
   // samples were all equal.
   out["runs"] = op.requested_runs != 0 ? Json(op.requested_runs) : Json(nullptr);

@@ -54,6 +54,7 @@ std::string result_key(const ResultKeyInputs& in) {
   for (const auto& op : in.operations) field(text, "operation", op);
   field(text, "cycle-budget", std::to_string(in.cycle_budget));
   field(text, "observers", in.observers);
+  field(text, "secret-variants", in.secret_variants);
   field(text, "tool", in.tool_sha256);
   return util::sha256_hex(text);
 }

@@ -40,6 +40,9 @@ struct ResultKeyInputs {
   // The observers and measurement modes requested (hook mode, memory watch, primitive groups),
   // as text: anything that may change what the result holds.
   std::string observers;
+  // With secret variants (`fathom ct`, pipeline::RunOptions::secret_variants): which variant
+  // timed run 0 takes and whether every run takes it, as text; empty without.
+  std::string secret_variants;
   std::string tool_sha256;         // SHA-256 of the fathom executable (executable_sha256())
 };
 

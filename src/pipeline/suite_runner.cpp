@@ -261,7 +261,7 @@ util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOpt
       };
       // `observed`: the key of the image's own target, which the caller's observers watch.
       auto key_on = [&](const target::Target& on, bool observed) -> std::string {
-        if (!cache || !on.deterministic() || options.secret_variants) return {};
+        if (!cache || !on.deterministic()) return {};
         auto board_text = board_description(*board);
         if (!board_text) return {};
         ResultKeyInputs key;
@@ -274,6 +274,9 @@ util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOpt
         key.cycle_budget = suite.cycle_budget;
         key.observers = observers_text(on, lib->primitive_groups);
         if (options.target_for_image && observed) key.observers += " kept[" + kept->key + "]";
+        if (options.secret_variants)
+          key.secret_variants =
+              fmt::format("first={} fixed={}", options.secret_first, options.secret_fixed);
         key.tool_sha256 = tool_sha256;
         return pipeline::result_key(key);
       };

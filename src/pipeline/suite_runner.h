@@ -68,7 +68,8 @@ struct RunOptions {
   bool fresh = false;
   // `fathom ct`: every operation makes exactly the timed runs asked for (no fewer for a fixed
   // input), those with a secret hook one per variant of their secret
-  // (target::RunParameters::secret_variants). Such results are never cached.
+  // (target::RunParameters::secret_variants). Such results are cached with the secret
+  // parameters in their key (ResultKeyInputs::secret_variants).
   bool secret_variants = false;
   uint32_t secret_first = 0;  // the variant of timed run 0 (target::RunParameters::secret_first)
   bool secret_fixed = false;  // the control: secret_first in every run (RunParameters::secret_fixed)

@@ -115,6 +115,15 @@ assert all(f["class"] == "it" for f in m33 if f["function"] not in wrapper), m33
 PY
 expect_exit 0 "$FATHOM" ct "$SUITE" --format json --no-explain --variants 2 -j 2 \
   --op ct_mbedtls_memcmp --op ct_mbedtls_inv_mod --allow "$ALLOW"
+# The same images and variants as the run above: their measurements are read back (the
+# simulator is deterministic; `--fresh` measures again), with the same timing verdicts.
+expect_err "fathom ct: 2 of 2 images: variants read back from the result cache (--fresh measures again)"
+python3 - "$WORK/known.json" "$WORK/out" <<'PY' || fail "the read-back variants gave other timings"
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:])
+key = lambda d: sorted((o["board"], o["operation"], o["verdict"], json.dumps(o.get("cycles"))) for o in d["operations"])
+assert key(a) == key(b), (key(a), key(b))
+PY
 check_json "$WORK/out" '
 for o in d["operations"]:
     want = "no finding" if o["operation"] == "ct_mbedtls_memcmp" else "allowed"

@@ -71,7 +71,7 @@ TEST(ResultKey, ChangesWithEveryInput) {
   const std::string base = result_key(key_inputs());
   EXPECT_EQ(base.size(), 64u);
   EXPECT_EQ(result_key(key_inputs()), base);
-  std::vector<ResultKeyInputs> variants(12, key_inputs());
+  std::vector<ResultKeyInputs> variants(14, key_inputs());
   variants[0].elf_sha256[0] = 'f';
   variants[1].board_description += "flash_wait_states = 1\n";
   variants[2].runs = 11;
@@ -86,8 +86,12 @@ TEST(ResultKey, ChangesWithEveryInput) {
   variants[9].operation_runs = {{"sha256_1k", 2}};
   variants[10].operation_runs = {{"sha256_1k", 3}};
   variants[11].operation_runs = {{"aes_gcm", 2}};
+  // `fathom ct`'s secret variants: another first variant, or the control.
+  variants[12].secret_variants = "first=0 fixed=false";
+  variants[13].secret_variants = "first=0 fixed=true";
   for (size_t i = 0; i < variants.size(); ++i)
     EXPECT_NE(result_key(variants[i]), base) << "variant " << i;
+  EXPECT_NE(result_key(variants[12]), result_key(variants[13]));
 }
 
 TEST_F(ResultCacheTest, AStoredResultIsReusedAndMarked) {
