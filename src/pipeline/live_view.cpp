@@ -31,8 +31,18 @@ std::string live_line(const std::string& label, const std::string& activity, uin
 }
 
 void LiveImages::add(LiveImage* image) {
+  std::function<void()> listener;
+  {
+    std::lock_guard lock(mutex_);
+    images_.push_back(image);
+    listener = listener_;
+  }
+  if (listener) listener();
+}
+
+void LiveImages::on_add(std::function<void()> listener) {
   std::lock_guard lock(mutex_);
-  images_.push_back(image);
+  listener_ = std::move(listener);
 }
 
 void LiveImages::remove(LiveImage* image) {
@@ -52,10 +62,20 @@ void LiveImages::draw(util::Progress& progress) {
 
 LiveTicker::LiveTicker(util::Progress& progress, LiveImages& images) {
   if (!progress.live()) return;
+  images_ = &images;
+  images.on_add([this] {
+    {
+      std::lock_guard lock(mutex_);
+      redraw_ = true;
+    }
+    wake_.notify_all();
+  });
   thread_ = std::thread([this, &progress, &images] {
     std::unique_lock lock(mutex_);
     while (!stopping_) {
-      if (wake_.wait_for(lock, std::chrono::milliseconds(500), [this] { return stopping_; })) break;
+      wake_.wait_for(lock, std::chrono::milliseconds(500), [this] { return stopping_ || redraw_; });
+      if (stopping_) break;
+      redraw_ = false;
       lock.unlock();
       images.draw(progress);
       lock.lock();
@@ -64,6 +84,10 @@ LiveTicker::LiveTicker(util::Progress& progress, LiveImages& images) {
 }
 
 void LiveTicker::stop() {
+  if (images_ != nullptr) {
+    images_->on_add(nullptr);
+    images_ = nullptr;
+  }
   {
     std::lock_guard lock(mutex_);
     stopping_ = true;

@@ -1,12 +1,13 @@
 #pragma once
 // The live view of `fathom run` on a terminal (util::Progress's lines): one line per image
-// being measured, redrawn twice a second, with what its simulated machines run, the
+// being measured, redrawn twice a second and whenever an image starts, with what its simulated machines run, the
 // instructions executed so far and, when an earlier measurement of the same image and
 // parameters left its instruction count (pipeline/instruction_estimate.h), the share done and an
 // ETA at the image's own rate so far (so each image of a `-j` run has its own).
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -40,10 +41,13 @@ class LiveImages {
   // Draws every image's line into `progress` (under the registry's lock, so a removed image is
   // never drawn again).
   void draw(util::Progress& progress);
+  // Called after each add() (the ticker's redraw); empty: nothing.
+  void on_add(std::function<void()> listener);
 
  private:
   std::mutex mutex_;
   std::vector<LiveImage*> images_;
+  std::function<void()> listener_;
 };
 
 // Registers an image for the scope of its measurement.
@@ -61,8 +65,8 @@ class LiveRegistration {
   LiveImage* image_;
 };
 
-// Redraws the live images every 500 ms while `progress` is live (a terminal); does nothing
-// otherwise. stop() (or the destructor) ends it.
+// Redraws the live images every 500 ms, and at once when an image starts, while `progress` is
+// live (a terminal); does nothing otherwise. stop() (or the destructor) ends it.
 class LiveTicker {
  public:
   LiveTicker(util::Progress& progress, LiveImages& images);
@@ -75,6 +79,8 @@ class LiveTicker {
   std::mutex mutex_;
   std::condition_variable wake_;
   bool stopping_ = false;
+  bool redraw_ = false;  // an image started: draw now
+  LiveImages* images_ = nullptr;
   std::thread thread_;
 };
 

@@ -104,22 +104,28 @@ grep -q "^fathom: \[[0-9]/2\] mbedtls.picolibc on sim-m33: " "$WORK/verbose" &&
 # The live view: one line per image being measured, redrawn in place, with what its machines
 # run, the instructions so far and, from the instruction count the previous run of the same
 # image left, the share done and an ETA; with -j 2 both images' lines at once.
-LIVE=(run --op ecdh_p256_keygen --runs 1 --warmup 0 --no-history -j 2)
+LIVE=(run --op ecdh_p256_keygen --runs 10 --warmup 0 --no-history -j 2)
 "$FATHOM" "${LIVE[@]}" >/dev/null 2>"$WORK/err" || { cat "$WORK/err"; fail "the first live run failed"; }
 python3 "$PTY" --stderr 120 "$WORK/live" "$WORK/live.out" "$FATHOM" "${LIVE[@]}" --fresh ||
   fail "fathom run --fresh on a terminal failed"
-python3 - "$WORK/live" <<'PY' || { cat -v "$WORK/live"; fail "no live view with an ETA for both images"; }
+python3 - "$WORK/live" <<'PY' || { cat -v "$WORK/live"; fail "no live view of both images with their share done and an ETA"; }
 import re, sys
 text = open(sys.argv[1], encoding="utf-8", newline="").read()
+# A line with the share done; the ETA once the image has run a while (not when it starts).
 line = re.compile(r"^\[(1|2)/2\] (mbedtls|mbedtls-no-nist-optim) on sim-m33: "
-                  r"(known-answer tests|ecdh_p256_keygen|booting)(, [a-z_ -]+)*, [\d.]+ M of "
-                  r"[\d.]+ M instructions \((\d+)%\), ETA \d+:\d\d$")
+                  r"(starting|known-answer tests|ecdh_p256_keygen|booting)(, [a-z_ -]+)*, "
+                  r"[\d.]+ M of [\d.]+ M instructions \((\d+)%\)(, ETA \d+:\d\d)?$")
 frames = [re.sub(r"\x1b\[\d+A$", "", f.replace("\n", "\x00")).split("\x00")
           for f in text.split("\r\x1b[J")]
+# Both images' lines at once: the view redraws as each image starts, so the second one's
+# start shows the first one still running (with -j 2 they start together).
 both = [f for f in frames if len(f) == 2 and all(line.match(l) for l in f)]
-assert both, "no redraw shows both images' lines with an ETA"
-ops = {m.group(3) for f in frames for l in f if (m := line.match(l))}
-assert "ecdh_p256_keygen" in ops, ops
-print(f"{len(both)} redraws with both images and their ETAs, e.g. {both[-1]}")
+assert both, "no redraw shows both images' lines with their share done"
+names = {line.match(l).group(2) for f in both for l in f}
+assert names == {"mbedtls", "mbedtls-no-nist-optim"}, names
+lines = [m for f in frames for l in f if (m := line.match(l))]
+assert any(m.group(6) for m in lines), "no line with an ETA"
+assert "ecdh_p256_keygen" in {m.group(3) for m in lines}, lines
+print(f"{len(both)} redraws with both images, e.g. {both[-1]}; ETAs: {sum(1 for m in lines if m.group(6))}")
 PY
 exit 0
