@@ -168,6 +168,9 @@ model::ImageSize image_size(const elf::ElfImage& elf, const model::Board& board)
 
 namespace {
 
+// Where library archives are built, under the build root: one directory for every board.
+constexpr const char* kLibrariesDirectory = "libraries";
+
 // One library archive of an image: its generated build directory and what the image needs from
 // it (include paths, option flags).
 struct Archive {
@@ -194,7 +197,6 @@ util::Result<Archive> prepare_archive(LibraryDescription lib, const model::Confi
                                       const std::vector<Archive>& earlier,
                                       const ImageRequest& req, const Toolchain& tc,
                                       const std::vector<RelocatableRoot>& roots) {
-  const model::Board& board = *req.board;
   auto lib_files = library_source_files(lib, source_root);
   if (!lib_files) return tl::unexpected(lib_files.error());
   Archive a;
@@ -226,7 +228,10 @@ util::Result<Archive> prepare_archive(LibraryDescription lib, const model::Confi
                                         config_header, source_root.string(), tc.version,
                                         options.libc, used_keys),
                             roots));
-  a.dir = req.build_root / board.name / fmt::format("lib-{}-{}", lib.name, a.key);
+  // The key has every input of its objects and no board: boards whose compiler flags are the
+  // same (sim-m33, qemu-mps2-an505 and nrf54l15dk; the three Cortex-M4 boards) share one build
+  // of each library, under `libraries/` beside the boards' image directories.
+  a.dir = req.build_root / kLibrariesDirectory / fmt::format("lib-{}-{}", lib.name, a.key);
   a.gen_dir = a.dir / "include";
   fs::create_directories(a.dir);
   DirectoryLock lock(a.dir);
