@@ -230,14 +230,8 @@ util::Result<Archive> prepare_archive(LibraryDescription lib, const model::Confi
                             roots));
   // The key has every input of its objects and no board: boards whose compiler flags are the
   // same (sim-m33, qemu-mps2-an505 and nrf54l15dk; the three Cortex-M4 boards) share one build
-  // of each library, under `libraries/` beside the boards' image directories. One per fathom
-  // tree, though: its build.ninja names the tree's files, so two trees (a clone, a FATHOM_HOME
-  // view) writing one directory in turn would each make ninja compile the whole library again
-  // (its command lines name the tree: -I, -ffile-prefix-map), so no tree reuses another's.
-  std::string tree_text;
-  for (const auto& root : roots) tree_text += root.path.string() + '\n';
-  a.dir = req.build_root / kLibrariesDirectory /
-          fmt::format("lib-{}-{}-{}", lib.name, a.key, hex_hash(tree_text).substr(0, 8));
+  // of each library, under `libraries/` beside the boards' image directories.
+  a.dir = req.build_root / kLibrariesDirectory / fmt::format("lib-{}-{}", lib.name, a.key);
   a.gen_dir = a.dir / "include";
   fs::create_directories(a.dir);
   DirectoryLock lock(a.dir);
