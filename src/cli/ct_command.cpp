@@ -414,17 +414,15 @@ int run(const CtFlags& flags) {
   options.jobs = static_cast<unsigned>(flags.jobs);
   pipeline::RunCounts counts;
   const model::RunResult result = run_suite_or_throw(suite, options, &counts);
-  // Said like `fathom run` says it: a reused measurement is the one made then.
-  auto note_reused = [](const model::RunResult& run, const char* what) {
-    size_t reused = 0;
-    for (const auto& image : run.images) reused += image.provenance.reused_from.empty() ? 0 : 1;
-    if (reused > 0 && util::notes_enabled())
+  // Said like `fathom run` says it (pipeline::RunCounts): a reused measurement is the one made
+  // then.
+  auto note_reused = [](const pipeline::RunCounts& c, const char* what) {
+    if (c.results_reused > 0 && util::notes_enabled())
       std::cerr << fmt::format("fathom ct: {} of {} image{}: {} read back from the result "
                                "cache (--fresh measures again)\n",
-                               reused, run.images.size(), run.images.size() == 1 ? "" : "s",
-                               what);
+                               c.results_reused, c.images, c.images == 1 ? "" : "s", what);
   };
-  note_reused(result, "variants");
+  note_reused(counts, "variants");
   // The control: the operations whose variants differed, run again with variant 0 in every run.
   std::set<std::string> differing_ops, differing_configurations, differing_boards;
   for (const auto& t : analysis::timing_verdicts(result))
@@ -440,15 +438,17 @@ int run(const CtFlags& flags) {
     fixed.configurations.assign(differing_configurations.begin(), differing_configurations.end());
     fixed.boards.assign(differing_boards.begin(), differing_boards.end());
     fixed.secret_fixed = true;
-    control = run_suite_or_throw(suite, fixed);
-    note_reused(*control, "controls");
+    pipeline::RunCounts control_counts;
+    control = run_suite_or_throw(suite, fixed, &control_counts);
+    note_reused(control_counts, "controls");
   }
   const auto timings = analysis::timing_verdicts(result, control ? &*control : nullptr);
   const uint32_t variants = static_cast<uint32_t>(flags.variants);
   std::map<size_t, Divergence> divergences;
   if (flags.explain)
     for (size_t i = 0; i < timings.size(); ++i)
-      if (timings[i].verdict == TimingVerdict::kLeak) divergences[i] = explain(suite, timings[i], flags.fresh);
+      if (timings[i].verdict == TimingVerdict::kLeak)
+        divergences[i] = explain(suite, timings[i], flags.fresh);
   // Taint tracking: every operation that declared a secret, once, instruction by instruction.
   Taints taints;
   if (flags.taint)

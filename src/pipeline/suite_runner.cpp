@@ -128,7 +128,10 @@ util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOpt
   // kept beside them (RunOptions::kept_observation).
   std::optional<ResultCache> cache;
   std::string tool_sha256;
-  const auto& kept = options.kept_observation;
+  // What the caller's observers keep beside an observed image's result; null for a plain
+  // measurement (no caller observers), whose result alone is kept.
+  const RunOptions::KeptObservation* kept =
+      options.target_for_image && options.kept_observation ? &*options.kept_observation : nullptr;
   if (!options.result_cache_dir.empty() && (!options.target_for_image || kept)) {
     if (auto digest = executable_sha256()) {
       cache.emplace(options.result_cache_dir);
@@ -273,7 +276,7 @@ util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOpt
         key.operations = image_operations;
         key.cycle_budget = suite.cycle_budget;
         key.observers = observers_text(on, lib->primitive_groups);
-        if (options.target_for_image && observed) key.observers += " kept[" + kept->key + "]";
+        if (kept && observed) key.observers += " kept[" + kept->key + "]";
         if (options.secret_variants)
           key.secret_variants =
               fmt::format("first={} fixed={}", options.secret_first, options.secret_fixed);
@@ -284,7 +287,7 @@ util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOpt
                            bool observed) -> std::optional<model::ImageResult> {
         if (key.empty() || options.fresh) return std::nullopt;
         auto stored = cache->load(key);
-        if (stored && options.target_for_image && observed) {
+        if (stored && kept && observed) {
           const auto text = cache->load_observation(key);
           if (!text || !kept->load(built->elf, *text)) return std::nullopt;
         }
@@ -379,7 +382,7 @@ util::Result<model::RunResult> run_suite(const model::Suite& suite, const RunOpt
         // Only a clean measurement is kept (ResultCache::store drops failed ones), and one that
         // the caller observed only with what its observers saw.
         if (!result_key.empty()) {
-          if (!options.target_for_image) {
+          if (!kept) {
             cache->store(result_key, image, utc_timestamp_now());
           } else if (reusable(image)) {
             if (const auto text = kept->save(built->elf))
