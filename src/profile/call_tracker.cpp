@@ -238,13 +238,16 @@ void CallTracker::charge(const uint32_t* addresses, const uint32_t* cycles, size
       ++a.instructions;
     }
   };
-  if (per_address) add(whole_, 0);
+  // What an operation's tree keeps per address reaches the whole run's at `finish`
+  // (see finish), so it is charged once.
   if (active_span_ >= 0 && top.span_node >= 0) {
     Tree& t = spans_[static_cast<size_t>(active_span_)];
     CallNode& sn = t.profile.nodes[static_cast<size_t>(top.span_node)];
     sn.exclusive_cycles += total_cycles;
     sn.exclusive_instructions += count;
     if (per_address) add(t, static_cast<uint32_t>(top.span_node));
+  } else if (per_address) {
+    add(whole_, 0);
   }
   now_cycles_ += total_cycles;
   now_instructions_ += count;
@@ -300,11 +303,13 @@ void CallTracker::on_taken_branch(const sim::Instruction& insn, uint32_t pc, uin
 void CallTracker::charge_latency(const StackFrame& f, uint32_t address, uint32_t cycles) {
   whole_.profile.nodes[static_cast<size_t>(f.whole_node)].exclusive_cycles += cycles;
   const bool per_address = !options_.call_tree_only;
-  if (per_address) whole_.address_costs(0, address).cycles += cycles;  // as on_instruction
+  // As charge: an operation's per-address costs reach the whole run's at `finish`.
   if (active_span_ >= 0 && f.span_node >= 0) {
     Tree& t = spans_[static_cast<size_t>(active_span_)];
     t.profile.nodes[static_cast<size_t>(f.span_node)].exclusive_cycles += cycles;
     if (per_address) t.address_costs(static_cast<uint32_t>(f.span_node), address).cycles += cycles;
+  } else if (per_address) {
+    whole_.address_costs(0, address).cycles += cycles;
   }
   now_cycles_ += cycles;
 }
@@ -389,6 +394,16 @@ ProfileSet CallTracker::finish() {
     });
     return p;
   };
+  // The whole run's per-address costs include what ran inside operations, which only their
+  // trees kept (charge).
+  for (Tree& t : spans_) {
+    t.fold_runs();
+    for (const auto& [key, c] : t.addresses) {
+      Costs& w = whole_.addresses[static_cast<uint32_t>(key)];
+      w.cycles += c.cycles;
+      w.instructions += c.instructions;
+    }
+  }
   set.profiles.push_back(finish_tree(whole_));
   for (auto& t : spans_)
     if (!t.profile.nodes.empty()) set.profiles.push_back(finish_tree(t));
