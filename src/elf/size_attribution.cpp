@@ -3,6 +3,7 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <tuple>
 #include <cctype>
 #include <fstream>
 #include <iterator>
@@ -301,18 +302,43 @@ util::Result<SizeAttribution> attribute_sizes(std::string_view map_text,
   std::map<std::string, uint64_t> attributed;  // per output section
   std::map<std::string, const OutputSection*> by_name;
   for (const auto& s : sections) by_name.emplace(s.name, &s);
-  for (const auto& in : *inputs) {
-    auto it = by_name.find(in.output_section);
-    if (it == by_name.end() || in.size_bytes == 0) continue;  // debug info, or not in the image
-    const OutputSection& section = *it->second;
+  // Input sections in address order (map order where they start together). Mergeable string
+  // and constant sections (".rodata.str1.4", ".rodata.cst16") are listed at their size before
+  // merging, and the copies the linker merged into an earlier one start at that one's address:
+  // an input's bytes end where the next input starts, and bytes already placed are not counted
+  // again (they belong to the section that placed them first).
+  std::vector<const MapInputSection*> placed;
+  for (const auto& in : *inputs)
+    if (by_name.count(in.output_section) && in.size_bytes > 0) placed.push_back(&in);
+  std::stable_sort(placed.begin(), placed.end(),
+                   [](const MapInputSection* a, const MapInputSection* b) {
+                     return std::tie(a->output_section, a->address) <
+                            std::tie(b->output_section, b->address);
+                   });
+  std::map<std::string, uint64_t> covered_end;  // per output section: end of the bytes placed
+  for (size_t i = 0; i < placed.size(); ++i) {
+    const MapInputSection& in = *placed[i];
+    const OutputSection& section = *by_name.at(in.output_section);
+    uint64_t& covered = covered_end[section.name];
+    uint64_t end = in.address + in.size_bytes;
+    for (size_t j = i + 1; j < placed.size() && placed[j]->output_section == in.output_section;
+         ++j)
+      if (placed[j]->address > in.address) {
+        end = std::min(end, placed[j]->address);
+        break;
+      }
+    const uint64_t bytes = end > std::max(in.address, covered) ? end - std::max(in.address, covered)
+                                                               : 0;
+    covered = std::max(covered, end);
+    if (bytes == 0) continue;
     uint64_t& sum = attributed[section.name];
-    sum += in.size_bytes;
+    sum += bytes;
     if (sum > section.size_bytes)
       return util::fail(fmt::format(
           "{}:{}: the map puts more bytes into {} than the image's {} bytes: it is not the map "
           "of this image (rebuild the image)",
           display_name, in.line, section.name, section.size_bytes));
-    add(by_component[component_of(in.file, libraries)], section.kind, in.size_bytes);
+    add(by_component[component_of(in.file, libraries)], section.kind, bytes);
   }
 
   SizeAttribution result;

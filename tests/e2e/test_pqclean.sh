@@ -63,4 +63,18 @@ rows = {r["operation"]: r for r in csv.DictReader(open(sys.argv[1], newline=""))
 assert int(rows["mldsa44_sign"]["distinct_inputs"]) >= 100, rows["mldsa44_sign"]
 assert rows["mldsa44_verify"]["distinct_inputs"] == "", rows["mldsa44_verify"]
 PY
+
+# fathom size on the same image: its workloads' KAT strings are merged across the ML-DSA files
+# (GNU ld lists each copy at its size before merging), and the components still add up to it.
+expect_exit 0 "$FATHOM" size pq --format json
+python3 - "$WORK/out" <<'PY' || fail "fathom size pq"
+import json, sys
+d = json.load(open(sys.argv[1]))
+im = d["images"][0]
+assert im["error"] is None, im["error"]
+comps = {c["component"]: c for c in im["components"]}
+assert comps["pqclean"]["text_bytes"] > comps["harness"]["text_bytes"], comps
+for k in ["text_bytes", "rodata_bytes", "data_bytes", "bss_bytes"]:
+    assert sum(c[k] for c in comps.values()) == im["total"][k], k
+PY
 echo PASS

@@ -188,6 +188,35 @@ TEST(SizeAttribution, MapOfAnotherLinkIsAnError) {
   EXPECT_NE(a.error().message.find(".text"), std::string::npos) << a.error().message;
 }
 
+TEST(SizeAttribution, MergedStringsAreCountedOnce) {
+  // GNU ld lists a mergeable string section at its size before merging, and one merged into an
+  // earlier one at that one's address: the PQClean and TLS images' maps put more bytes into
+  // .rodata than the image has when these are summed. Here the two objects' strings merge
+  // into 0x10 bytes (.rodata.K starts right after them).
+  std::string map(kMap);
+  const std::string k = " .rodata.K      0x00000200       0xf0";
+  const size_t at = map.find(k);
+  ASSERT_NE(at, std::string::npos);
+  map.replace(at, k.size(),
+              " .rodata.str1.4\n"
+              "                0x00000200        0xc obj/firmware_workloads_mbedtls_sha256_c.o\n"
+              " .rodata.str1.4\n"
+              "                0x00000200       0x14 obj/firmware_harness_fathom_harness_c.o\n"
+              " .rodata.K      0x00000210       0xf0");
+  auto a = attribute_sizes(map, "image.map", sections());
+  ASSERT_TRUE(a) << a.error().message;
+  EXPECT_EQ(sum_of_components(*a), a->total);
+  auto rodata_of = [&](const std::string& name) {
+    const ComponentSize* c = a->find(name);
+    return c ? c->size.rodata_bytes : 0;
+  };
+  EXPECT_EQ(rodata_of("workloads"), 0xcu);  // placed first
+  EXPECT_EQ(rodata_of("harness"), 0x4u);    // what its strings add, up to .rodata.K
+  EXPECT_EQ(rodata_of("mbedtls"), 0xf0u);
+  EXPECT_EQ(rodata_of("libgcc"), 0x8u);     // .ARM.exidx
+  EXPECT_EQ(rodata_of("other"), 0u);        // every byte of .rodata is an input's
+}
+
 TEST(SizeAttribution, TextWithoutAMemoryMapIsAnError) {
   auto a = attribute_sizes("just some text\n.text 0x0 0x10 a.o\n", "notes.txt", sections());
   ASSERT_FALSE(a);
