@@ -244,26 +244,23 @@ util::Result<Archive> prepare_archive(LibraryDescription lib, const model::Confi
   for (const auto& inc : lib.glue_include_dirs)
     a.includes.push_back("-I" + (lib.directory / inc).lexically_normal().string());
   for (const auto& inc : lib.include_dirs) a.includes.push_back("-I" + (source_root / inc).string());
+  NinjaFile n;
+  n.variable("cc", NinjaFile::shell_arg(tc.gcc));
+  n.variable("ar", NinjaFile::shell_arg(tc.ar));
   std::vector<std::string> all = a.cflags;
   all.insert(all.end(), a.includes.begin(), a.includes.end());
   all.insert(all.end(), used_includes.begin(), used_includes.end());
-  auto ninja_text = [&](const std::string& launcher) {
-    NinjaFile n;
-    n.variable("cc", launcher + NinjaFile::shell_arg(tc.gcc));
-    n.variable("ar", NinjaFile::shell_arg(tc.ar));
-    n.variable("cflags", join_args(all));
-    n.rule("cc", "$cc -MMD -MF $out.d $cflags -c $in -o $out", "$out.d");
-    n.rule("ar", "rm -f $out && $ar crs $out $in");
-    std::vector<std::string> objs;
-    for (const auto& f : *lib_files) {
-      objs.push_back(object_name(f, source_root));
-      n.build({objs.back()}, "cc", {f.string()});
-    }
-    n.build({"lib" + lib.name + ".a"}, "ar", objs);
-    return n.text();
-  };
-  a.ninja_text = ninja_text("");  // the key's: without the compiler cache
-  if (!write_if_changed(a.dir / "build.ninja", ninja_text(launcher_command(tc))))
+  n.variable("cflags", join_args(all));
+  n.rule("cc", "$cc -MMD -MF $out.d $cflags -c $in -o $out", "$out.d");
+  n.rule("ar", "rm -f $out && $ar crs $out $in");
+  std::vector<std::string> objs;
+  for (const auto& f : *lib_files) {
+    objs.push_back(object_name(f, source_root));
+    n.build({objs.back()}, "cc", {f.string()});
+  }
+  n.build({"lib" + lib.name + ".a"}, "ar", objs);
+  a.ninja_text = n.text();
+  if (!write_if_changed(a.dir / "build.ninja", a.ninja_text))
     return util::fail(fmt::format("cannot write {}", (a.dir / "build.ninja").string()));
   a.lib = std::move(lib);
   return a;
@@ -413,11 +410,10 @@ util::Result<BuiltImage> build_image(const ImageRequest& req, const Toolchain& t
 
   const fs::path elf_path = image_dir / "image.elf";
   const fs::path map_path = image_dir / "image.map";
-  // The build file is written with the compiler cache in front of the compiler; the key is of
-  // the text without it (a launcher never changes an object's bytes).
-  auto image_ninja_text = [&](const std::string& launcher) {
+  std::string image_ninja;
+  {
     NinjaFile n;
-    n.variable("cc", launcher + NinjaFile::shell_arg(tc.gcc));
+    n.variable("cc", NinjaFile::shell_arg(tc.gcc));
     n.variable("cflags", join_args(image_cflags));
     std::vector<std::string> ldflags = board.cflags;
     ldflags.insert(ldflags.end(), libc->link.begin(), libc->link.end());
@@ -453,11 +449,10 @@ util::Result<BuiltImage> build_image(const ImageRequest& req, const Toolchain& t
             {(image_dir / "memory.ld").string(),
              (board.directory / board.linker_script).string()},
             {{"objs", join_args(objs)}, {"archives", join_args(archive_paths)}});
-    return n.text();
-  };
-  const std::string image_ninja = image_ninja_text("");
-  if (!write_if_changed(image_dir / "build.ninja", image_ninja_text(launcher_command(tc))))
-    return util::fail(fmt::format("cannot write {}", (image_dir / "build.ninja").string()));
+    image_ninja = n.text();
+    if (!write_if_changed(image_dir / "build.ninja", image_ninja))
+      return util::fail(fmt::format("cannot write {}", (image_dir / "build.ninja").string()));
+  }
   // The content key (build/build_key.h): a directory whose manifest holds it is reused as is.
   // The generated build files carry the final flag vectors and command lines.
   BuildKeyInputs key_inputs;

@@ -94,40 +94,4 @@ first, fresh = (json.load(open(p)) for p in sys.argv[1:3])
 assert fresh["images"][0]["provenance"]["reused_from"] is None
 assert fresh["images"][0]["operations"] == first["images"][0]["operations"]
 PY
-# The firmware compiles go through ccache (build/toolchain.h) and a cached object is the
-# compiled one: an image built again in the same directory from ccache's hits has the same
-# bytes. The configuration is this test's own (its name is in the image's flags, so in its
-# directory), so removing its image directory disturbs no other test; its Mbed TLS archive is
-# the one above. A private ccache directory makes the first build a miss and the second a hit.
-if command -v ccache >/dev/null 2>&1; then
-  cat >"$WORK/ccache.toml" <<'TOML'
-[suite]
-name = "ccache"
-boards = ["sim-m33"]
-operations = ["sha256_64"]
-
-[[configuration]]
-name = "mbedtls-ccache-check"
-library = "mbedtls"
-description = "Mbed TLS defaults, built twice through ccache by tests/e2e/test_cache.sh"
-cflags = ["-O2"]
-TOML
-  export CCACHE_DIR="$WORK/ccache"
-  expect_exit 0 "$FATHOM" size "$WORK/ccache.toml"
-  IMAGE_DIR="$(dirname "$(ls "$CACHE"/builds/sim-m33/mbedtls-ccache-check-*/image.elf)")"
-  [ -d "$IMAGE_DIR" ] || fail "no image directory for mbedtls-ccache-check under $CACHE/builds"
-  grep -q "^cc = .*ccache" "$IMAGE_DIR/build.ninja" || fail "the image's compiles do not use ccache"
-  COMPILED="$(sha256sum "$IMAGE_DIR/image.elf" | cut -d' ' -f1)"
-  rm -rf "$IMAGE_DIR"
-  ccache -z >/dev/null
-  expect_exit 0 "$FATHOM" size "$WORK/ccache.toml"
-  [ "$(sha256sum "$IMAGE_DIR/image.elf" | cut -d' ' -f1)" = "$COMPILED" ] ||
-    fail "the image built from ccache's objects differs from the compiled one"
-  ccache --print-stats | grep -Eq "^direct_cache_hit\s+[1-9]" ||
-    { ccache --print-stats >&2; fail "the second build had no ccache hits"; }
-  ccache --print-stats | grep -Eq "^cache_miss\s+0$" ||
-    { ccache --print-stats >&2; fail "the second build missed ccache"; }
-  rm -rf "$IMAGE_DIR"
-  unset CCACHE_DIR
-fi
 echo PASS
