@@ -2,11 +2,13 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
 
 #include "build/library_description.h"
+#include "util/glob.h"
 #include "util/source_dir.h"
 
 namespace fathom::build {
@@ -80,6 +82,27 @@ TEST(LibraryPrimitiveGroups, ShippedLibrariesDefineTheirGroups) {
   ASSERT_TRUE(pqclean.has_value()) << pqclean.error().message;
   for (const char* g : {"SHA-3/Keccak", "NTT", "RNG", "AES"})
     EXPECT_TRUE(pqclean->primitive_groups.count(g)) << "pqclean lacks " << g;
+}
+
+// wolfSSL's bignum is every math back end the suites build: the SP code, fast math (tfm.c) and
+// X25519's field arithmetic, but not the curve layers above them nor wolfCrypt's self-tests.
+TEST(LibraryPrimitiveGroups, WolfsslBignumCoversEveryMathBackEnd) {
+  auto wolfssl = load_library(kFirmwareDir, "wolfssl");
+  ASSERT_TRUE(wolfssl.has_value()) << wolfssl.error().message;
+  ASSERT_TRUE(wolfssl->primitive_groups.count("bignum"));
+  const auto& patterns = wolfssl->primitive_groups.at("bignum");
+  auto in_bignum = [&](const std::string& function) {
+    return std::any_of(patterns.begin(), patterns.end(),
+                       [&](const std::string& p) { return util::glob_match(p, function); });
+  };
+  for (const char* f : {"sp_256_mul_9", "sp_256_mont_mul_8", "sp_mulmod", "_sp_mont_red",
+                        "mp_cond_copy", "fp_mul_comba", "fp_montgomery_reduce_ex", "s_fp_add",
+                        "mp_mulmod", "mp_invmod_mont_ct", "mp_cond_swap_ct_ex", "fe_mul", "fe_sq",
+                        "fe_invert", "fe_cswap"})
+    EXPECT_TRUE(in_bignum(f)) << f;
+  for (const char* f : {"mp_test", "mp_test_div_3", "sp_256_proj_point_dbl_9",
+                        "ecc_projective_add_point_safe", "curve25519", "wc_ecc_verify_hash_ex"})
+    EXPECT_FALSE(in_bignum(f)) << f;
 }
 
 }  // namespace
