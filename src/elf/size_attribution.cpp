@@ -3,12 +3,12 @@
 #include <fmt/core.h>
 
 #include <algorithm>
-#include <tuple>
 #include <cctype>
 #include <fstream>
 #include <iterator>
 #include <map>
 #include <optional>
+#include <tuple>
 
 namespace fathom::elf {
 namespace {

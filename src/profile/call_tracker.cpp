@@ -38,40 +38,6 @@ uint32_t CallTracker::Tree::node(int32_t parent, uint32_t frame) {
   return it->second;
 }
 
-CallTracker::Tree::RunCosts& CallTracker::Tree::run_costs(
-    uint32_t node, const sim::ExecutionObserver::InstructionRun& run) {
-  const RunKey key{node, run.block, run.first, static_cast<uint32_t>(run.count)};
-  CachedRun& cached =
-      run_cache[(run.block * 0x9E3779B1u ^ node * 0x85EBCA6Bu ^ run.first) & (kRunCacheSize - 1)];
-  if (cached.key == key) return runs[cached.run];
-  auto [it, inserted] = run_index.try_emplace(key, static_cast<uint32_t>(runs.size()));
-  if (inserted) {
-    RunCosts r;
-    r.node = node;
-    r.block = run.block;
-    r.first = run.first;
-    r.count = key.count;
-    r.addresses.assign(run.addresses, run.addresses + run.count);
-    r.cycles.assign(run.count, 0);
-    runs.push_back(std::move(r));
-  }
-  cached = {key, it->second};
-  return runs[it->second];
-}
-
-void CallTracker::Tree::fold_runs() {
-  for (const RunCosts& r : runs)
-    for (size_t i = 0; i < r.count; ++i) {
-      Costs& c = addresses[static_cast<uint64_t>(r.node) << 32 | r.addresses[i]];
-      c.cycles += r.cycles[i];
-      c.instructions += r.executions;
-    }
-  runs.clear();
-  run_index.clear();
-  std::fill(run_cache.begin(), run_cache.end(), CachedRun{});
-  std::fill(address_cache.begin(), address_cache.end(), CachedCost{});
-}
-
 CallTracker::CallTracker(TrackerOptions options) : options_(std::move(options)) {
   if (!options_.function_entries.empty()) {
     const auto [low, high] = std::minmax_element(options_.function_entries.begin(),
@@ -208,8 +174,7 @@ void CallTracker::on_restore() {
 }
 
 void CallTracker::charge(const uint32_t* addresses, const uint32_t* cycles, size_t count,
-                         uint64_t total_cycles, uint32_t sp,
-                         const sim::ExecutionObserver::InstructionRun* run) {
+                         uint64_t total_cycles, uint32_t sp) {
   if (stack_.empty()) {
     initial_sp_ = sp;
     push(addresses[0], 0, 0, sp);
@@ -226,20 +191,14 @@ void CallTracker::charge(const uint32_t* addresses, const uint32_t* cycles, size
   // The whole run is kept per address only (per node it would cost a lookup table as big as
   // the run's code times its call paths); operations are kept per node and address.
   auto add = [&](Tree& t, uint32_t node) {
-    if (run) {
-      Tree::RunCosts& r = t.run_costs(node, *run);
-      for (size_t i = 0; i < count; ++i) r.cycles[i] += cycles[i];
-      ++r.executions;
-      return;
-    }
     for (size_t i = 0; i < count; ++i) {
       Costs& a = t.address_costs(node, addresses[i]);
       a.cycles += cycles[i];
       ++a.instructions;
     }
   };
-  // What an operation's tree keeps per address reaches the whole run's at `finish`
-  // (see finish), so it is charged once.
+  // What an operation's tree keeps per address reaches the whole run's at `finish`, so it is
+  // charged once.
   if (active_span_ >= 0 && top.span_node >= 0) {
     Tree& t = spans_[static_cast<size_t>(active_span_)];
     CallNode& sn = t.profile.nodes[static_cast<size_t>(top.span_node)];
@@ -261,7 +220,7 @@ void CallTracker::on_instruction(const sim::Instruction& insn, uint32_t pc, uint
 }
 
 void CallTracker::on_instructions(const sim::ExecutionObserver::InstructionRun& run) {
-  charge(run.addresses, run.cycles, run.count, run.total_cycles, run.sp, &run);
+  charge(run.addresses, run.cycles, run.count, run.total_cycles, run.sp);
   if (run.next == run.fallthrough) return;
   const size_t last = run.count - 1;
   const sim::Instruction& insn = *run.instructions[last];
@@ -347,7 +306,6 @@ ProfileSet CallTracker::finish() {
   ProfileSet set;
   set.frames = frames_;
   auto finish_tree = [&](Tree& t) {
-    t.fold_runs();
     Profile p = std::move(t.profile);
     if (&t == &whole_) {
       p.total_cycles = now_cycles_;
@@ -396,14 +354,12 @@ ProfileSet CallTracker::finish() {
   };
   // The whole run's per-address costs include what ran inside operations, which only their
   // trees kept (charge).
-  for (Tree& t : spans_) {
-    t.fold_runs();
+  for (const Tree& t : spans_)
     for (const auto& [key, c] : t.addresses) {
       Costs& w = whole_.addresses[static_cast<uint32_t>(key)];
       w.cycles += c.cycles;
       w.instructions += c.instructions;
     }
-  }
   set.profiles.push_back(finish_tree(whole_));
   for (auto& t : spans_)
     if (!t.profile.nodes.empty()) set.profiles.push_back(finish_tree(t));

@@ -110,37 +110,6 @@ class CallTracker final : public sim::ExecutionObserver {
       if (c.key != key) c = {key, &addresses[key]};
       return *c.costs;
     }
-    // Runs (sim::ExecutionObserver::InstructionRun) charged per node: each instruction's
-    // cycles summed over the run's executions, folded into `addresses` by `finish` (the same
-    // sums as charging each instruction there, with one lookup per run instead of one per
-    // instruction). A run is the same instructions whenever its block, first and count are.
-    struct RunCosts {
-      uint32_t node = 0, block = 0, first = 0, count = 0;
-      std::vector<uint32_t> addresses;
-      std::vector<uint64_t> cycles;
-      uint64_t executions = 0;
-    };
-    std::vector<RunCosts> runs;
-    struct RunKey {
-      uint32_t node = UINT32_MAX, block = 0, first = 0, count = 0;
-      bool operator==(const RunKey&) const = default;
-    };
-    struct RunKeyHash {
-      size_t operator()(const RunKey& k) const {
-        return (uint64_t{k.node} * 0x9E3779B97F4A7C15ull) ^ (uint64_t{k.block} << 24) ^
-               (uint64_t{k.first} << 8) ^ k.count;
-      }
-    };
-    std::unordered_map<RunKey, uint32_t, RunKeyHash> run_index;
-    struct CachedRun {
-      RunKey key;
-      uint32_t run = 0;
-    };
-    static constexpr size_t kRunCacheSize = 4096;
-    std::vector<CachedRun> run_cache = std::vector<CachedRun>(kRunCacheSize);
-    RunCosts& run_costs(uint32_t node, const sim::ExecutionObserver::InstructionRun& run);
-    // Adds every run's sums to `addresses` and empties `runs`.
-    void fold_runs();
     struct EdgeKey {
       uint32_t caller, callee, call_address;
       bool operator==(const EdgeKey&) const = default;
@@ -175,11 +144,8 @@ class CallTracker final : public sim::ExecutionObserver {
   uint32_t frame_for(uint32_t function);
   // Charges `count` instructions at `addresses` (each's `cycles`, their sum `total_cycles`),
   // run with SP `sp`, to the function on top of the shadow stack.
-  // `run`: the same instructions as a sim::ExecutionObserver::InstructionRun (their costs are
-  // then kept per run), or null for one instruction (kept per address).
   void charge(const uint32_t* addresses, const uint32_t* cycles, size_t count,
-              uint64_t total_cycles, uint32_t sp,
-              const sim::ExecutionObserver::InstructionRun* run = nullptr);
+              uint64_t total_cycles, uint32_t sp);
   // A taken branch (next != pc + size) of an executed instruction: call, return, tail call.
   void on_taken_branch(const sim::Instruction& insn, uint32_t pc, uint32_t next, uint32_t sp);
   void push(uint32_t function, uint32_t return_address, uint32_t call_address, uint32_t sp);
